@@ -1,0 +1,78 @@
+// Layer rules (PRODUCT.md "Which piece may import which"), enforced here so that a
+// forbidden import fails `npm test`, not a code review.
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+import globals from 'globals';
+
+const noElectron = { name: 'electron', message: 'main/engine is plain Node: no Electron import.' };
+
+export default tseslint.config(
+  { ignores: ['node_modules/', 'dist/', 'release/', 'coverage/', 'bench/results/', 'renderer/'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { globals: { ...globals.node }, ecmaVersion: 2024, sourceType: 'module' },
+    rules: {
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' },
+      ],
+      '@typescript-eslint/consistent-type-imports': 'error',
+      'no-console': 'off',
+    },
+  },
+  {
+    files: ['main/engine/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [noElectron],
+          patterns: [
+            { group: ['electron', 'electron/*'], message: noElectron.message },
+            {
+              group: ['**/simulator/**', '**/simulator'],
+              message: 'The engine never imports the simulator.',
+            },
+            {
+              group: ['**/renderer/**', '**/electron/**', '**/cli/**', '**/headless/**'],
+              message: 'The engine imports no host or renderer code.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['simulator/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/main/**', '**/contract/**'],
+              message: 'The simulator is the other side of the wire: it shares no code with main/.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['contract/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/main/**', '**/simulator/**', '**/renderer/**', 'electron'],
+              message: 'contract/ imports only zod.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+);
