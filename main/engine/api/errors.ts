@@ -63,6 +63,11 @@ export class ApiError extends Error {
     return this.kind === 'auth' || this.kind === 'banned';
   }
 
+  /** An assumed endpoint is missing on this service: hide the feature, do not retry. */
+  get featureUnavailable(): boolean {
+    return this.code === CLIENT_ERROR_CODES.featureUnavailable;
+  }
+
   /** A plain value that can cross a process or IPC boundary. */
   toJSON(): {
     code: string;
@@ -70,6 +75,7 @@ export class ApiError extends Error {
     message: string;
     kind: ApiErrorKind;
     endpoint: string;
+    uncertain?: boolean;
     retryAfterMs?: number;
     data?: unknown;
   } {
@@ -79,11 +85,28 @@ export class ApiError extends Error {
       message: this.message,
       kind: this.kind,
       endpoint: this.endpoint,
+      ...(this.uncertain ? { uncertain: true } : {}),
       ...(this.retryAfterMs === undefined ? {} : { retryAfterMs: this.retryAfterMs }),
       ...(this.data === undefined ? {} : { data: this.data }),
     };
   }
 }
+
+/** Codes the client itself gives to failures that carry no service code. */
+export const CLIENT_ERROR_CODES = {
+  /** No HTTP answer: reset, refused, DNS. */
+  network: 'NETWORK_ERROR',
+  /** No HTTP answer within the request's time limit. */
+  timeout: 'TIMEOUT',
+  /** A 2xx whose body is not what the interface document describes. */
+  invalidResponse: 'INVALID_RESPONSE',
+  /** The caller's AbortSignal fired. */
+  aborted: 'ABORTED',
+  /** An assumed endpoint answered 404/405: the service does not offer that feature. */
+  featureUnavailable: 'FEATURE_UNAVAILABLE',
+  /** Our own validation rejected an argument before anything was sent. */
+  invalidInput: 'INVALID_INPUT',
+} as const;
 
 export function isRetryableKind(kind: ApiErrorKind): boolean {
   return kind === 'rate-limited' || kind === 'network' || kind === 'server';

@@ -1,0 +1,228 @@
+// Brands (the generally available flow): list, get (with wait), create, delete.
+import { randomUUID } from 'node:crypto';
+import { BRAND_LIST_QUERY, SOURCE_LIMITS, WAIT_SECONDS, waitQuery } from './assumed.ts';
+import type { ApiError } from './errors.ts';
+import { seg, type Http } from './http.ts';
+import { invalidInput, requireIntInRange, requireLength, requireUuid } from './input.ts';
+import { Brand, BrandCreation, BrandListPage, DeletedBrand, type Page } from './schemas.ts';
+
+export interface CallOptions {
+  signal?: AbortSignal;
+}
+
+export interface ListBrandsQuery {
+  workspaceId?: string;
+  limit?: number;
+  cursor?: string;
+}
+
+export async function listBrandsPage(
+  http: Http,
+  query: ListBrandsQuery = {},
+  options: CallOptions = {},
+): Promise<Page<Brand>> {
+  const endpoint = 'GET /brands';
+  if (query.limit !== undefined) requireIntInRange(query.limit, 'limit', 1, 100, endpoint);
+  return http.call({
+    method: 'GET',
+    endpoint,
+    path: '/brands',
+    query: {
+      [BRAND_LIST_QUERY.workspaceId]: query.workspaceId,
+      [BRAND_LIST_QUERY.limit]: query.limit,
+      [BRAND_LIST_QUERY.cursor]: query.cursor,
+    },
+    schema: BrandListPage,
+    resend: 'resend',
+    signal: options.signal,
+  });
+}
+
+export interface GetBrandOptions extends CallOptions {
+  /** Hold the connection until the brand leaves `analyzing` or `waitSeconds` pass. */
+  wait?: boolean;
+  waitSeconds?: number;
+}
+
+export async function getBrand(
+  http: Http,
+  id: string,
+  options: GetBrandOptions = {},
+): Promise<Brand> {
+  const endpoint = 'GET /brands/{id}';
+  requireUuid(id, 'brand ID', endpoint);
+  const seconds = options.waitSeconds ?? WAIT_SECONDS.default;
+  if (options.wait)
+    requireIntInRange(seconds, 'waitSeconds', WAIT_SECONDS.min, WAIT_SECONDS.max, endpoint);
+  return http.call({
+    method: 'GET',
+    endpoint,
+    path: `/brands/${seg(id)}`,
+    ...(options.wait ? { query: waitQuery(seconds), extraTimeoutMs: seconds * 1000 } : {}),
+    schema: Brand,
+    resend: 'resend',
+    signal: options.signal,
+  });
+}
+
+export async function deleteBrand(
+  http: Http,
+  id: string,
+  options: CallOptions = {},
+): Promise<DeletedBrand> {
+  const endpoint = 'DELETE /brands/{id}';
+  requireUuid(id, 'brand ID', endpoint);
+  return http
+    .call({
+      method: 'DELETE',
+      endpoint,
+      path: `/brands/${seg(id)}`,
+      schema: DeletedBrand,
+      allowEmpty: true,
+      resend: 'resend',
+      // A retry after a lost answer finds the brand gone: the first send did the work.
+      resolveAfterUncertain: (error: ApiError) =>
+        error.status === 404 && error.code === 'BRAND_NOT_FOUND' ? { value: { id } } : undefined,
+      signal: options.signal,
+    })
+    .then((deleted) => deleted ?? { id });
+}
+
+// ---- creation ----------------------------------------------------------------------------
+
+/** Sources are ordered; field names beyond `{kind: website, url}` are the assumption of GAPS.md. */
+export type BrandSource =
+  | { kind: 'website'; url: string }
+  | { kind: 'instagram'; url: string }
+  | { kind: 'pdf' | 'file'; url: string }
+  | { kind: 'pdf' | 'file'; uploadId: string };
+
+export interface CreateBrandInput {
+  sources: BrandSource[];
+  instructions?: string;
+  allowDuplicate?: boolean;
+  /** A real team workspace ID; omitted for the personal workspace. */
+  workspaceId?: string;
+}
+
+export interface CreateBrandBody {
+  sources: BrandSource[];
+  instructions?: string;
+  allowDuplicate?: boolean;
+  workspaceId?: string;
+}
+
+/** What the queue persists before the first send, so that a retry after a crash re-sends the same thing. */
+export interface PreparedBrandCreation {
+  idempotencyKey: string;
+  body: CreateBrandBody;
+}
+
+const CREATE = 'POST /brands';
+
+/** Validates the input and fixes the key and body of one creation (a fresh key each time). */
+export function prepareBrandCreation(
+  input: CreateBrandInput,
+  options: { idempotencyKey?: string } = {},
+): PreparedBrandCreation {
+  const idempotencyKey = options.idempotencyKey ?? randomUUID();
+  requireLength(idempotencyKey, 'Idempotency-Key', 1, 255, CREATE);
+  if (!Array.isArray(input.sources) || input.sources.length === 0) {
+    throw invalidInput(
+      CREATE,
+      'A brand needs at least one source (a website, a PDF or an Instagram profile).',
+    );
+  }
+  const count = (kind: string): number => input.sources.filter((s) => s.kind === kind).length;
+  if (count('website') > SOURCE_LIMITS.maxWebsites) {
+    throw invalidInput(CREATE, 'A brand takes at most one website source.');
+  }
+  if (count('instagram') > SOURCE_LIMITS.maxInstagram) {
+    throw invalidInput(CREATE, 'A brand takes at most one Instagram profile.');
+  }
+  if (input.instructions !== undefined) {
+    requireLength(input.instructions, 'instructions', 0, 4000, CREATE);
+  }
+  if (input.workspaceId !== undefined) requireUuid(input.workspaceId, 'workspace ID', CREATE);
+  const body: CreateBrandBody = {
+    sources: input.sources.map((source) => ({ ...source })),
+    ...(input.instructions ? { instructions: input.instructions } : {}),
+    ...(input.allowDuplicate ? { allowDuplicate: true } : {}),
+    ...(input.workspaceId ? { workspaceId: input.workspaceId } : {}),
+  };
+  return { idempotencyKey, body };
+}
+
+/**
+ * Sends a prepared creation. An uncertain outcome (no answer, 5xx) is re-sent with the same
+ * key and the same body, as the document requires; 409 IDEMPOTENCY_CONFLICT means the key
+ * was used for another body and is never retried.
+ */
+export async function sendBrandCreation(
+  http: Http,
+  prepared: PreparedBrandCreation,
+  options: CallOptions = {},
+): Promise<BrandCreation> {
+  requireLength(prepared.idempotencyKey, 'Idempotency-Key', 1, 255, CREATE);
+  return http.call({
+    method: 'POST',
+    endpoint: CREATE,
+    path: '/brands',
+    headers: { 'idempotency-key': prepared.idempotencyKey },
+    json: prepared.body,
+    schema: BrandCreation,
+    resend: 'resend',
+    signal: options.signal,
+  });
+}
+
+export interface CreateBrandOptions extends CallOptions {
+  /** Re-use a key persisted earlier (same body!); otherwise a fresh one is made. */
+  idempotencyKey?: string;
+  /** Called with the key before the first send, so the caller can persist it. */
+  onKey?: (key: string, body: CreateBrandBody) => void | Promise<void>;
+}
+
+export async function createBrand(
+  http: Http,
+  input: CreateBrandInput,
+  options: CreateBrandOptions = {},
+): Promise<BrandCreation & { idempotencyKey: string }> {
+  const prepared = prepareBrandCreation(input, options);
+  await options.onKey?.(prepared.idempotencyKey, prepared.body);
+  const created = await sendBrandCreation(http, prepared, options);
+  return { ...created, idempotencyKey: prepared.idempotencyKey };
+}
+
+// ---- statuses ---------------------------------------------------------------------------
+
+/** The document: the caller polls again while the status is analyzing, and stops otherwise. */
+export function isBrandSettled(brand: Pick<Brand, 'status'>): boolean {
+  return brand.status !== 'analyzing';
+}
+
+/** Creation failure codes, grouped by what to do next (interface document, Errors). */
+const FIX_INPUT_CODES = new Set([
+  'INVALID_URL',
+  'UNSUPPORTED_SOURCE',
+  'WEBSITE_SOURCE_REJECTED',
+  'PDF_SOURCE_REJECTED',
+  'SOURCE_REJECTED',
+  'INSTAGRAM_PROFILE_NOT_FOUND',
+  'INSTAGRAM_PRIVATE_PROFILE',
+]);
+const RETRY_LATER_CODES = new Set([
+  'SCRAPE_FAILED',
+  'INSTAGRAM_FETCH_FAILED',
+  'PDF_PROCESSING_FAILED',
+  'BRAND_GUIDE_BUILD_FAILED',
+  'INTERNAL_ERROR',
+]);
+
+export type BrandFailureAction = 'fix-input' | 'retry-later' | 'unknown';
+
+export function brandFailureAction(code: string | null | undefined): BrandFailureAction {
+  if (code && FIX_INPUT_CODES.has(code)) return 'fix-input';
+  if (code && RETRY_LATER_CODES.has(code)) return 'retry-later';
+  return 'unknown';
+}

@@ -1,0 +1,105 @@
+// Brand Edits: list and get (assumed endpoints, GAPS.md), apply and discard (documented).
+import { EDITS_LIST_PATH, WAIT_SECONDS, waitQuery } from './assumed.ts';
+import { seg, type Http } from './http.ts';
+import { requireIntInRange, requireUuid } from './input.ts';
+import { BrandEdit, BrandEditPage, type Page } from './schemas.ts';
+import type { CallOptions } from './brands.ts';
+
+const FEATURE = 'listing Brand Edits';
+
+export async function listEditsPage(
+  http: Http,
+  brandId: string,
+  query: { cursor?: string; limit?: number } = {},
+  options: CallOptions = {},
+): Promise<Page<BrandEdit>> {
+  const endpoint = 'GET /brands/{id}/edits';
+  requireUuid(brandId, 'brand ID', endpoint);
+  if (query.limit !== undefined) requireIntInRange(query.limit, 'limit', 1, 100, endpoint);
+  return http.call({
+    method: 'GET',
+    endpoint,
+    path: EDITS_LIST_PATH(seg(brandId)),
+    query: { cursor: query.cursor, limit: query.limit },
+    schema: BrandEditPage,
+    resend: 'resend',
+    assumedFeature: FEATURE,
+    signal: options.signal,
+  });
+}
+
+export interface GetEditOptions extends CallOptions {
+  /** Hold the connection while the edit is `preparing` (GAPS.md). */
+  wait?: boolean;
+  waitSeconds?: number;
+}
+
+export async function getEdit(
+  http: Http,
+  brandId: string,
+  editId: string,
+  options: GetEditOptions = {},
+): Promise<BrandEdit> {
+  const endpoint = 'GET /brands/{id}/edits/{editId}';
+  requireUuid(brandId, 'brand ID', endpoint);
+  requireUuid(editId, 'edit ID', endpoint);
+  const seconds = options.waitSeconds ?? WAIT_SECONDS.default;
+  if (options.wait)
+    requireIntInRange(seconds, 'waitSeconds', WAIT_SECONDS.min, WAIT_SECONDS.max, endpoint);
+  return http.call({
+    method: 'GET',
+    endpoint,
+    path: `${EDITS_LIST_PATH(seg(brandId))}/${seg(editId)}`,
+    ...(options.wait ? { query: waitQuery(seconds), extraTimeoutMs: seconds * 1000 } : {}),
+    schema: BrandEdit,
+    resend: 'resend',
+    assumedFeature: 'Brand Edit details',
+    signal: options.signal,
+  });
+}
+
+async function decide(
+  http: Http,
+  action: 'apply' | 'discard',
+  brandId: string,
+  editId: string,
+  options: CallOptions,
+): Promise<BrandEdit> {
+  const endpoint = `POST /brands/{id}/edits/{editId}/${action}`;
+  requireUuid(brandId, 'brand ID', endpoint);
+  requireUuid(editId, 'edit ID', endpoint);
+  return http.call({
+    method: 'POST',
+    endpoint,
+    path: `/brands/${seg(brandId)}/edits/${seg(editId)}/${action}`,
+    schema: BrandEdit,
+    // Repeating apply on an applied edit (discard on a discarded one) returns it (GAPS.md).
+    resend: 'resend',
+    signal: options.signal,
+  });
+}
+
+/** Makes the prepared candidate the active Brand. 409 BRAND_EDIT_STALE carries the active Skill ID. */
+export function applyEdit(
+  http: Http,
+  brandId: string,
+  editId: string,
+  options: CallOptions = {},
+): Promise<BrandEdit> {
+  return decide(http, 'apply', brandId, editId, options);
+}
+
+/** Ends the edit; the active Brand is unchanged. 409 BRAND_EDIT_STATE_CONFLICT when it cannot be discarded. */
+export function discardEdit(
+  http: Http,
+  brandId: string,
+  editId: string,
+  options: CallOptions = {},
+): Promise<BrandEdit> {
+  return decide(http, 'discard', brandId, editId, options);
+}
+
+/** preparing is in progress (GAPS.md, Edit states); everything else ends a wait. */
+export function isEditSettled(edit: Pick<BrandEdit, 'status'>): boolean {
+  return edit.status !== 'preparing';
+}

@@ -1,0 +1,487 @@
+// The single path every call to the service takes: auth header, the per-key rate gate,
+// timeouts, cancellation, the retry rules of the interface document, response validation,
+// and the translation of every failure into an ApiError. got's own errors (which carry the
+// request options, headers included) never leave this module: they are read and dropped.
+import got, { type Got, type Progress, type Response as GotResponse } from 'got';
+import type { z } from 'zod';
+import { ApiError, CLIENT_ERROR_CODES, type ApiErrorKind } from './errors.ts';
+import { abortedError, realClock, type Clock } from './clock.ts';
+import { rateGateFor, type RateGate } from './rate-gate.ts';
+import { ErrorEnvelope, envelope } from './schemas.ts';
+
+export interface Credentials {
+  /** `api-key` goes in `x-api-key`; `bearer` (an OAuth access token) in `Authorization`. Never both. */
+  kind: 'api-key' | 'bearer';
+  secret: string;
+}
+
+export interface RetryPolicy {
+  /** Retries after network errors and 5xx (so `limit + 1` sends at most). */
+  limit: number;
+  /** Retries after 429 answers. */
+  rateLimitedLimit: number;
+  baseDelayMs: number;
+  maxDelayMs: number;
+}
+
+export const DEFAULT_RETRY: RetryPolicy = {
+  limit: 4,
+  rateLimitedLimit: 8,
+  baseDelayMs: 500,
+  maxDelayMs: 30_000,
+};
+export const DEFAULT_TIMEOUT_MS = 30_000;
+
+/**
+ * What may be re-sent when the outcome of a send is uncertain (no answer, or a 5xx):
+ * - `resend`: the request is idempotent (GET, PUT, DELETE), carries an Idempotency-Key and
+ *   the same body (POST /brands, POST /brand-skills), or the service deduplicates it
+ *   (image upload: `existing`; apply/discard: GAPS.md, Edit states);
+ * - `once`: re-sending could do the work twice (image edit costs credits; a signed
+ *   upload's token is single-use): re-sent only when nothing reached the service.
+ */
+export type ResendRule = 'resend' | 'once';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
+
+export interface UploadProgress {
+  transferred: number;
+  total: number | undefined;
+}
+
+export interface CallSpec<S extends z.ZodType | null> {
+  method: HttpMethod;
+  /** "METHOD /path/{template}": names the call in errors; never holds IDs or tokens. */
+  endpoint: string;
+  /** Path below the base URL, IDs already encoded; or an absolute URL (staged upload). */
+  path: string;
+  query?: Record<string, string | number | boolean | null | undefined>;
+  json?: unknown;
+  /** A fresh body per send (a stream or FormData cannot be sent twice). */
+  body?: () => Promise<BodyInit> | BodyInit;
+  headers?: Record<string, string>;
+  /** false for the signed upload endpoints: the path token is the credential. */
+  auth?: boolean;
+  /** The `data` schema of the success envelope; null when the body is not read (raw PUT). */
+  schema: S;
+  /** Accept a 2xx with an empty body (some DELETEs answer 204). */
+  allowEmpty?: boolean;
+  resend: ResendRule;
+  /** Set for endpoints only GAPS.md assumes: a 404/405 then means "feature unavailable". */
+  assumedFeature?: string;
+  /** Added to the request timeout (a `wait=true` GET holds the connection that long). */
+  extraTimeoutMs?: number;
+  /** Uploads: idle timeouts instead of a total, so a large file on a slow link is not cut. */
+  transfer?: boolean;
+  signal?: AbortSignal;
+  onUploadProgress?: (progress: UploadProgress) => void;
+  /**
+   * After an uncertain send, a later answer may prove the earlier one succeeded (a DELETE
+   * retried after a lost answer gets 404): return `{value}` to resolve with, or undefined.
+   */
+  resolveAfterUncertain?: (error: ApiError) => { value: Output<S> } | undefined;
+}
+
+type BodyInit = FormData | Uint8Array | string | NodeJS.ReadableStream;
+export type Output<S> = S extends z.ZodType ? z.output<S> : undefined;
+
+export interface HttpOptions {
+  baseUrl: string;
+  credentials: Credentials;
+  timeoutMs?: number;
+  retry?: Partial<RetryPolicy>;
+  rateGate?: RateGate;
+  signal?: AbortSignal;
+  clock?: Clock;
+  /** Random source of the backoff jitter (tests may fix it). */
+  random?: () => number;
+}
+
+/** Transport status codes that prove the request never reached the service. */
+const NOT_SENT_CODES = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'ENETUNREACH',
+  'EHOSTUNREACH',
+  'ERR_INVALID_URL',
+]);
+/** got timeout phases that end before the request is written. */
+const NOT_SENT_TIMEOUTS = new Set(['lookup', 'connect', 'secureConnect', 'socket']);
+
+/** What error translation needs to know about a call. */
+export type ErrorContext = Pick<CallSpec<null>, 'endpoint' | 'method' | 'assumedFeature'>;
+
+export interface Http {
+  readonly baseUrl: string;
+  readonly origin: string;
+  readonly gate: RateGate;
+  readonly clock: Clock;
+  readonly retry: RetryPolicy;
+  call<S extends z.ZodType | null>(spec: CallSpec<S>): Promise<Output<S>>;
+  /** Headers that authenticate a request to the service origin (for downloads). */
+  authHeaders(): Record<string, string>;
+  /** Combines the client-wide signal with a call's own. */
+  signalFor(signal: AbortSignal | undefined): AbortSignal | undefined;
+  /** Delay before retry `attempt` (1-based): exponential, capped, with jitter. */
+  backoff(attempt: number): number;
+  /** Removes the secret from any text that might be shown. */
+  redact(text: string): string;
+  /** The ApiError for a non-2xx answer (body: the raw error body, possibly empty). */
+  errorFromResponse(
+    context: ErrorContext,
+    status: number,
+    body: Uint8Array,
+    headers: Record<string, string | string[] | undefined>,
+  ): ApiError;
+  /** The ApiError for a failure without an HTTP answer (got's error is read, never kept). */
+  errorFromTransport(
+    error: unknown,
+    context: ErrorContext,
+    signal: AbortSignal | undefined,
+  ): ApiError;
+  readonly got: Got;
+}
+
+export function createHttp(options: HttpOptions): Http {
+  const baseUrl = normalizeBaseUrl(options.baseUrl);
+  const origin = new URL(baseUrl).origin;
+  const { kind, secret } = options.credentials;
+  if (kind !== 'api-key' && kind !== 'bearer') {
+    throw new TypeError(`credentials.kind must be "api-key" or "bearer"`);
+  }
+  if (typeof secret !== 'string' || secret.length === 0) {
+    throw new TypeError('credentials.secret must be a non-empty string');
+  }
+  const clock = options.clock ?? realClock;
+  const retry: RetryPolicy = { ...DEFAULT_RETRY, ...options.retry };
+  const gate = options.rateGate ?? rateGateFor(secret, clock);
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const random = options.random ?? Math.random;
+  const clientSignal = options.signal;
+
+  const authHeaders = (): Record<string, string> =>
+    kind === 'api-key' ? { 'x-api-key': secret } : { authorization: `Bearer ${secret}` };
+
+  const redact = (text: string): string =>
+    text.includes(secret) ? text.split(secret).join('[redacted]') : text;
+
+  const instance = got.extend({
+    retry: { limit: 0 }, // retries are ours: they must pass the rate gate and the resend rules
+    throwHttpErrors: false,
+    responseType: 'buffer',
+    headers: { 'user-agent': 'brand-sync', accept: 'application/json' },
+    hooks: {
+      beforeRedirect: [
+        (redirected) => {
+          // Never carry the key to another host (a redirect to a CDN or a presigned URL).
+          const target = redirected.url instanceof URL ? redirected.url.origin : '';
+          if (target !== origin) {
+            delete redirected.headers['x-api-key'];
+            delete redirected.headers.authorization;
+          }
+        },
+      ],
+    },
+  });
+
+  const signalFor = (signal: AbortSignal | undefined): AbortSignal | undefined => {
+    if (signal && clientSignal) return AbortSignal.any([signal, clientSignal]);
+    return signal ?? clientSignal;
+  };
+
+  const backoff = (attempt: number): number => {
+    const ceiling = Math.min(retry.maxDelayMs, retry.baseDelayMs * 2 ** Math.max(0, attempt - 1));
+    // "Equal jitter": at least half the ceiling, so retries never bunch up at zero delay.
+    return Math.round(ceiling / 2 + (random() * ceiling) / 2);
+  };
+
+  async function sendOnce<S extends z.ZodType | null>(
+    spec: CallSpec<S>,
+    signal: AbortSignal | undefined,
+  ): Promise<{ ok: true; value: Output<S> } | { ok: false; error: ApiError }> {
+    const url = buildUrl(baseUrl, spec.path, spec.query);
+    const headers: Record<string, string> = { ...spec.headers };
+    if (spec.auth !== false) Object.assign(headers, authHeaders());
+    const timeout = spec.transfer
+      ? { lookup: 10_000, connect: 15_000, socket: timeoutMs, response: timeoutMs }
+      : { request: timeoutMs + (spec.extraTimeoutMs ?? 0) };
+    let response: GotResponse<Uint8Array>;
+    try {
+      const body = spec.body ? await spec.body() : undefined;
+      const promise = instance(url, {
+        method: spec.method,
+        headers,
+        ...(spec.json !== undefined ? { json: spec.json } : {}),
+        ...(body !== undefined ? { body: body as never } : {}),
+        timeout,
+        ...(signal ? { signal } : {}),
+      });
+      if (spec.onUploadProgress) {
+        const report = spec.onUploadProgress;
+        promise.on('uploadProgress', (p: Progress) =>
+          report({ transferred: p.transferred, total: p.total }),
+        );
+      }
+      response = (await promise) as GotResponse<Uint8Array>;
+    } catch (error) {
+      return { ok: false, error: transportError(error, spec, signal) };
+    }
+    const status = response.statusCode;
+    if (status >= 200 && status < 300) {
+      return parseSuccess(spec, response.body);
+    }
+    return { ok: false, error: httpError(spec, status, response.body, response.headers) };
+  }
+
+  function transportError(
+    error: unknown,
+    spec: ErrorContext,
+    signal: AbortSignal | undefined,
+  ): ApiError {
+    if (signal?.aborted) return abortedError(spec.endpoint);
+    const code =
+      typeof (error as { code?: unknown })?.code === 'string'
+        ? (error as { code: string }).code
+        : '';
+    const timeoutEvent = (error as { event?: unknown })?.event;
+    const isTimeout = code === 'ETIMEDOUT' && typeof timeoutEvent === 'string';
+    const notSent =
+      NOT_SENT_CODES.has(code) || (isTimeout && NOT_SENT_TIMEOUTS.has(timeoutEvent as string));
+    // Only a few well-known transport codes are named; got's message (it may hold the URL) is not kept.
+    const what = isTimeout
+      ? `no answer within the time limit (${timeoutEvent})`
+      : code
+        ? `connection failed (${code})`
+        : 'connection failed';
+    return new ApiError({
+      kind: 'network',
+      code: isTimeout ? CLIENT_ERROR_CODES.timeout : CLIENT_ERROR_CODES.network,
+      status: 0,
+      message: `${spec.endpoint}: ${what}.`,
+      endpoint: spec.endpoint,
+      uncertain: spec.method !== 'GET' && !notSent,
+    });
+  }
+
+  function httpError(
+    spec: ErrorContext,
+    status: number,
+    body: Uint8Array,
+    headers: Record<string, string | string[] | undefined>,
+  ): ApiError {
+    const parsed = ErrorEnvelope.safeParse(parseJson(body));
+    const env = parsed.success ? parsed.data.error : undefined;
+    const code = env?.code ?? `HTTP_${status}`;
+    if (spec.assumedFeature && isMissingEndpoint(status, env?.code)) {
+      return new ApiError({
+        kind: 'client',
+        code: CLIENT_ERROR_CODES.featureUnavailable,
+        status,
+        message: `This service does not offer ${spec.assumedFeature} (${spec.endpoint} answered ${status}).`,
+        endpoint: spec.endpoint,
+      });
+    }
+    const retryAfterMs =
+      status === 429 ? parseRetryAfter(headers['retry-after'], clock.now()) : undefined;
+    const message = redact(env?.message || `The service answered HTTP ${status}.`);
+    return new ApiError({
+      kind: kindOf(status, code),
+      code,
+      status,
+      message,
+      ...(env?.data !== undefined ? { data: redactData(env.data) } : {}),
+      endpoint: spec.endpoint,
+      ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
+      uncertain: status >= 500 && spec.method !== 'GET',
+    });
+  }
+
+  function redactData(data: unknown): unknown {
+    const text = JSON.stringify(data);
+    return text !== undefined && text.includes(secret) ? JSON.parse(redact(text)) : data;
+  }
+
+  function parseSuccess<S extends z.ZodType | null>(
+    spec: CallSpec<S>,
+    body: Uint8Array,
+  ): { ok: true; value: Output<S> } | { ok: false; error: ApiError } {
+    if (spec.schema === null) return { ok: true, value: undefined as Output<S> };
+    if (body.length === 0 && spec.allowEmpty) return { ok: true, value: undefined as Output<S> };
+    const json = parseJson(body);
+    if (json === NOT_JSON) {
+      return { ok: false, error: invalidResponse(spec.endpoint, 'the body is not JSON') };
+    }
+    const result = envelope(spec.schema).safeParse(json);
+    if (!result.success) {
+      return {
+        ok: false,
+        error: invalidResponse(spec.endpoint, describeIssues(result.error.issues)),
+      };
+    }
+    return { ok: true, value: result.data.data as Output<S> };
+  }
+
+  async function call<S extends z.ZodType | null>(spec: CallSpec<S>): Promise<Output<S>> {
+    const signal = signalFor(spec.signal);
+    let failures = 0;
+    let rateLimited = 0;
+    let sawUncertain = false;
+    for (;;) {
+      if (signal?.aborted) throw abortedError(spec.endpoint);
+      await gate.wait(signal).catch(() => {
+        throw abortedError(spec.endpoint);
+      });
+      const result = await sendOnce(spec, signal);
+      if (result.ok) return result.value;
+      const error = result.error;
+      if (error.kind === 'aborted') throw error;
+
+      if (error.kind === 'rate-limited') {
+        rateLimited++;
+        if (error.retryAfterMs !== undefined) gate.pauseUntil(clock.now() + error.retryAfterMs);
+        if (rateLimited > retry.rateLimitedLimit) throw error;
+        // Without Retry-After: this call backs off on its own; the gate stays open.
+        if (error.retryAfterMs === undefined) await sleep(backoff(rateLimited), signal, spec);
+        continue;
+      }
+      if (!error.retryable) {
+        const resolved = sawUncertain ? spec.resolveAfterUncertain?.(error) : undefined;
+        if (resolved !== undefined) return resolved.value;
+        throw error;
+      }
+      // A network error or 5xx.
+      if (error.uncertain && spec.resend === 'once') throw error;
+      failures++;
+      if (failures > retry.limit) throw error;
+      if (error.uncertain) sawUncertain = true;
+      await sleep(backoff(failures), signal, spec);
+    }
+  }
+
+  async function sleep<S extends z.ZodType | null>(
+    ms: number,
+    signal: AbortSignal | undefined,
+    spec: CallSpec<S>,
+  ): Promise<void> {
+    await clock.sleep(ms, signal).catch(() => {
+      throw abortedError(spec.endpoint);
+    });
+  }
+
+  return {
+    baseUrl,
+    origin,
+    gate,
+    clock,
+    retry,
+    call,
+    authHeaders,
+    signalFor,
+    backoff,
+    redact,
+    errorFromResponse: httpError,
+    errorFromTransport: transportError,
+    got: instance,
+  };
+}
+
+// ---- pure helpers ------------------------------------------------------------------------
+
+export function normalizeBaseUrl(raw: string): string {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new TypeError(`base URL is not a valid URL: ${JSON.stringify(raw)}`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new TypeError(`base URL must be http or https, got ${url.protocol}`);
+  }
+  if (url.username || url.password) {
+    throw new TypeError('base URL must not contain credentials');
+  }
+  url.search = '';
+  url.hash = '';
+  return url.toString().replace(/\/+$/, '');
+}
+
+function buildUrl(baseUrl: string, path: string, query: CallSpec<null>['query']): string {
+  const url = /^https?:\/\//.test(path) ? new URL(path) : new URL(baseUrl + path);
+  for (const [key, value] of Object.entries(query ?? {})) {
+    if (value !== undefined && value !== null) url.searchParams.set(key, String(value));
+  }
+  return url.toString();
+}
+
+/** Encodes one path segment (IDs come from users and disk: never trust them in a URL). */
+export function seg(value: string): string {
+  return encodeURIComponent(value);
+}
+
+const NOT_JSON = Symbol('not json');
+function parseJson(body: Uint8Array): unknown {
+  try {
+    return JSON.parse(Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8'));
+  } catch {
+    return NOT_JSON;
+  }
+}
+
+export function invalidResponse(endpoint: string, detail: string): ApiError {
+  return new ApiError({
+    kind: 'invalid-response',
+    code: CLIENT_ERROR_CODES.invalidResponse,
+    status: 0,
+    message: `Unexpected answer from ${endpoint}: ${detail}.`,
+    endpoint,
+  });
+}
+
+function describeIssues(issues: readonly z.core.$ZodIssue[]): string {
+  return issues
+    .slice(0, 3)
+    .map((issue) => {
+      const path = ['data', ...issue.path.map(String)]
+        .join('.')
+        .replace(/\.(\d+)(?=\.|$)/g, '[$1]');
+      return `${path}: ${issue.message}`;
+    })
+    .join('; ');
+}
+
+/** 401 and 403 are split by code: only some are conditions of the whole account. */
+export function kindOf(status: number, code: string): ApiErrorKind {
+  if (status === 401) return code === 'INVALID_UPLOAD_TOKEN' ? 'client' : 'auth';
+  if (status === 403) {
+    if (code === 'ACCOUNT_BANNED') return 'banned';
+    if (code === 'BETA_ACCESS_REQUIRED') return 'beta';
+    return 'forbidden';
+  }
+  if (status === 429) return 'rate-limited';
+  if (status >= 500) return 'server';
+  return 'client';
+}
+
+/**
+ * Whether a 404/405 means "no such endpoint" rather than "no such resource": a resource
+ * 404 names what is missing (BRAND_NOT_FOUND, IMAGE_NOT_FOUND, …).
+ */
+export function isMissingEndpoint(status: number, code: string | undefined): boolean {
+  if (status === 405 || status === 501) return true;
+  if (status !== 404) return false;
+  return code === undefined || code === 'ROUTE_NOT_FOUND' || !code.endsWith('_NOT_FOUND');
+}
+
+/** Retry-After: integer seconds (the document), or an HTTP date (RFC 9110). */
+export function parseRetryAfter(
+  header: string | string[] | undefined,
+  now: number,
+): number | undefined {
+  const value = Array.isArray(header) ? header[0] : header;
+  if (value === undefined || value.trim() === '') return undefined;
+  if (/^\d+$/.test(value.trim())) return Number(value.trim()) * 1000;
+  const date = Date.parse(value);
+  if (Number.isNaN(date)) return undefined;
+  return Math.max(0, date - now);
+}

@@ -1,0 +1,98 @@
+// Images: get (with wait) and edit with a prompt.
+import { IMAGE_EDIT_PATH, WAIT_SECONDS, waitQuery } from './assumed.ts';
+import { seg, type Http } from './http.ts';
+import { invalidInput, requireLength, requireUuid, requireIntInRange } from './input.ts';
+import { Image, ImageEditResult } from './schemas.ts';
+import type { CallOptions } from './brands.ts';
+
+export interface GetImageOptions extends CallOptions {
+  /** Hold the connection until the image is terminal or `waitSeconds` (1-295) pass. */
+  wait?: boolean;
+  waitSeconds?: number;
+}
+
+export async function getImage(
+  http: Http,
+  id: string,
+  options: GetImageOptions = {},
+): Promise<Image> {
+  const endpoint = 'GET /images/{id}';
+  requireUuid(id, 'image ID', endpoint);
+  const seconds = options.waitSeconds ?? WAIT_SECONDS.default;
+  if (options.wait)
+    requireIntInRange(seconds, 'waitSeconds', WAIT_SECONDS.min, WAIT_SECONDS.max, endpoint);
+  return http.call({
+    method: 'GET',
+    endpoint,
+    path: `/images/${seg(id)}`,
+    ...(options.wait ? { query: waitQuery(seconds), extraTimeoutMs: seconds * 1000 } : {}),
+    schema: Image,
+    resend: 'resend',
+    signal: options.signal,
+  });
+}
+
+export const IMAGE_SIZES = ['2K', '4K'] as const;
+export const IMAGE_MODELS = ['fast', 'standard', 'pro'] as const;
+
+export interface EditImageInput {
+  prompt: string;
+  /** The brand ID. */
+  brandSessionId: string;
+  imageSize?: (typeof IMAGE_SIZES)[number];
+  model?: (typeof IMAGE_MODELS)[number];
+  referenceImageIds?: string[];
+}
+
+/**
+ * Starts an edit of a completed or uploaded image. Not re-sent after an uncertain outcome:
+ * a second send would start (and bill) a second edit.
+ */
+export async function editImage(
+  http: Http,
+  id: string,
+  input: EditImageInput,
+  options: CallOptions = {},
+): Promise<ImageEditResult> {
+  const endpoint = 'POST /images/{id}/edit';
+  requireUuid(id, 'image ID', endpoint);
+  requireLength(input.prompt, 'prompt', 1, 2000, endpoint);
+  requireUuid(input.brandSessionId, 'brand ID', endpoint);
+  if (input.imageSize !== undefined && !IMAGE_SIZES.includes(input.imageSize)) {
+    throw invalidInput(
+      endpoint,
+      `image size must be 2K or 4K, got ${JSON.stringify(input.imageSize)}.`,
+    );
+  }
+  if (input.model !== undefined && !IMAGE_MODELS.includes(input.model)) {
+    throw invalidInput(
+      endpoint,
+      `model must be fast, standard or pro, got ${JSON.stringify(input.model)}.`,
+    );
+  }
+  const refs = input.referenceImageIds ?? [];
+  if (refs.length > 9)
+    throw invalidInput(endpoint, `at most 9 reference images, got ${refs.length}.`);
+  refs.forEach((ref) => requireUuid(ref, 'reference image ID', endpoint));
+  return http.call({
+    method: 'POST',
+    endpoint,
+    path: IMAGE_EDIT_PATH(seg(id)),
+    json: {
+      prompt: input.prompt,
+      brandSessionId: input.brandSessionId,
+      ...(input.imageSize ? { imageSize: input.imageSize } : {}),
+      ...(input.model ? { model: input.model } : {}),
+      ...(refs.length > 0 ? { referenceImageIds: refs } : {}),
+    },
+    schema: ImageEditResult,
+    resend: 'once',
+    assumedFeature: 'image editing',
+    signal: options.signal,
+  });
+}
+
+/** pending (and `generating`, GAPS.md) are in progress; completed, failed and unknown values end the wait. */
+export function isImageSettled(image: Pick<Image, 'status'>): boolean {
+  return image.status !== 'pending' && image.status !== 'generating';
+}

@@ -1,0 +1,283 @@
+// Uploads: logo and image (authenticated and signed, multipart streamed from disk), remote
+// image by URL, and staging a local file for a brand source (assumed, GAPS.md).
+import fs from 'node:fs';
+import { fileTypeFromFile } from 'file-type';
+import { MAX_UPLOAD_BYTES, MULTIPART_FILE_FIELD, STAGING_PATH } from './assumed.ts';
+import { seg, type Http, type ResendRule, type UploadProgress } from './http.ts';
+import { invalidInput, requireHttpUrl, requireLength, requireUuid } from './input.ts';
+import { ImageUploadResult, LogoUpdate, StagedUpload } from './schemas.ts';
+import type { CallOptions } from './brands.ts';
+
+export interface UploadOptions extends CallOptions {
+  /** Bytes of the file sent so far, of its size. */
+  onProgress?: (progress: UploadProgress) => void;
+}
+
+export interface LocalFile {
+  path: string;
+  /** The name the service sees; defaults to the file's base name. */
+  fileName?: string;
+  /** Defaults to the type read from the file's bytes. */
+  mimeType?: string;
+}
+
+interface ReadyFile {
+  path: string;
+  fileName: string;
+  mimeType: string;
+  size: number;
+}
+
+/** Reads size and type once, and refuses a file over the limit before sending anything. */
+async function prepareFile(
+  file: LocalFile,
+  endpoint: string,
+  limit: number | undefined,
+): Promise<ReadyFile> {
+  let stat: fs.Stats;
+  try {
+    stat = await fs.promises.stat(file.path);
+  } catch (error) {
+    const code = (error as { code?: string }).code ?? 'error';
+    throw invalidInput(
+      endpoint,
+      code === 'ENOENT' ? `${file.path} does not exist.` : `${file.path} cannot be read (${code}).`,
+    );
+  }
+  if (!stat.isFile()) throw invalidInput(endpoint, `${file.path} is not a file.`);
+  const size = stat.size;
+  if (limit !== undefined && size > limit) {
+    throw invalidInput(
+      endpoint,
+      `${file.path} is ${size} bytes; the service takes at most ${limit} bytes (10 MB).`,
+    );
+  }
+  const mimeType =
+    file.mimeType ?? (await fileTypeFromFile(file.path))?.mime ?? 'application/octet-stream';
+  const fileName = file.fileName ?? file.path.split(/[\\/]/).pop() ?? 'file';
+  return { path: file.path, fileName, mimeType, size };
+}
+
+/** A fresh multipart body per send: the file is streamed from disk, never read whole. */
+function multipart(file: ReadyFile, fields: Record<string, string> = {}): () => Promise<FormData> {
+  return async () => {
+    const form = new FormData();
+    for (const [name, value] of Object.entries(fields)) form.append(name, value);
+    const blob = await fs.openAsBlob(file.path, { type: file.mimeType });
+    form.append(MULTIPART_FILE_FIELD, blob, file.fileName);
+    return form;
+  };
+}
+
+/** Progress of the multipart body, reported against the file's size. */
+function fileProgress(
+  file: ReadyFile,
+  options: UploadOptions,
+): ((p: UploadProgress) => void) | undefined {
+  const report = options.onProgress;
+  if (!report) return undefined;
+  return (p) => report({ transferred: Math.min(p.transferred, file.size), total: file.size });
+}
+
+async function sendFile<T extends typeof ImageUploadResult | typeof LogoUpdate>(
+  http: Http,
+  spec: {
+    method: 'POST' | 'PUT';
+    endpoint: string;
+    path: string;
+    auth: boolean;
+    resend: ResendRule;
+    schema: T;
+    fields?: Record<string, string>;
+  },
+  local: LocalFile,
+  options: UploadOptions,
+) {
+  const file = await prepareFile(local, spec.endpoint, MAX_UPLOAD_BYTES);
+  return http.call({
+    method: spec.method,
+    endpoint: spec.endpoint,
+    path: spec.path,
+    auth: spec.auth,
+    body: multipart(file, spec.fields),
+    schema: spec.schema,
+    resend: spec.resend,
+    transfer: true,
+    onUploadProgress: fileProgress(file, options),
+    signal: options.signal,
+  });
+}
+
+/** Sets the brand's logo (PNG, JPEG, WebP, SVG, AVIF; 10 MB). A PUT: safe to re-send. */
+export async function uploadLogo(
+  http: Http,
+  brandId: string,
+  file: LocalFile,
+  options: UploadOptions = {},
+): Promise<LogoUpdate> {
+  const endpoint = 'PUT /brands/{id}/logo/file';
+  requireUuid(brandId, 'brand ID', endpoint);
+  return sendFile(
+    http,
+    {
+      method: 'PUT',
+      endpoint,
+      path: `/brands/${seg(brandId)}/logo/file`,
+      auth: true,
+      resend: 'resend',
+      schema: LogoUpdate,
+    },
+    file,
+    options,
+  );
+}
+
+/** The token is the credential and single-use: no auth header, not re-sent after an uncertain send. */
+export async function uploadLogoSigned(
+  http: Http,
+  brandId: string,
+  token: string,
+  file: LocalFile,
+  options: UploadOptions = {},
+): Promise<LogoUpdate> {
+  const endpoint = 'PUT /brands/{id}/logo/file/signed/{token}';
+  requireUuid(brandId, 'brand ID', endpoint);
+  requireLength(token, 'upload token', 1, 4096, endpoint);
+  return sendFile(
+    http,
+    {
+      method: 'PUT',
+      endpoint,
+      path: `/brands/${seg(brandId)}/logo/file/signed/${seg(token)}`,
+      auth: false,
+      resend: 'once',
+      schema: LogoUpdate,
+    },
+    file,
+    options,
+  );
+}
+
+/**
+ * Uploads a local image into a brand's Library (PNG, JPEG, WebP, AVIF; 10 MB). Re-sending
+ * is safe: the service answers an exact match with `existing: true` instead of a copy.
+ */
+export async function uploadImage(
+  http: Http,
+  brandId: string,
+  file: LocalFile,
+  options: UploadOptions = {},
+): Promise<ImageUploadResult> {
+  const endpoint = 'POST /images/uploads/file';
+  requireUuid(brandId, 'brand ID', endpoint);
+  return sendFile(
+    http,
+    {
+      method: 'POST',
+      endpoint,
+      path: '/images/uploads/file',
+      auth: true,
+      resend: 'resend',
+      schema: ImageUploadResult,
+      fields: { brandSessionId: brandId },
+    },
+    file,
+    options,
+  );
+}
+
+/** The token is the credential and single-use: no auth header, not re-sent after an uncertain send. */
+export async function uploadImageSigned(
+  http: Http,
+  token: string,
+  file: LocalFile,
+  options: UploadOptions = {},
+): Promise<ImageUploadResult> {
+  const endpoint = 'POST /images/uploads/file/signed/{token}';
+  requireLength(token, 'upload token', 1, 4096, endpoint);
+  return sendFile(
+    http,
+    {
+      method: 'POST',
+      endpoint,
+      path: `/images/uploads/file/signed/${seg(token)}`,
+      auth: false,
+      resend: 'once',
+      schema: ImageUploadResult,
+    },
+    file,
+    options,
+  );
+}
+
+/** Has the service fetch an image by URL into a brand (shape: GAPS.md). Deduplicated like uploads. */
+export async function uploadRemoteImage(
+  http: Http,
+  input: { imageUrl: string; brandId: string },
+  options: CallOptions = {},
+): Promise<ImageUploadResult> {
+  const endpoint = 'POST /images/uploads';
+  requireHttpUrl(input.imageUrl, 'image URL', endpoint);
+  requireUuid(input.brandId, 'brand ID', endpoint);
+  return http.call({
+    method: 'POST',
+    endpoint,
+    path: '/images/uploads',
+    json: { imageUrl: input.imageUrl, brandSessionId: input.brandId },
+    schema: ImageUploadResult,
+    resend: 'resend',
+    assumedFeature: 'uploading images by URL',
+    signal: options.signal,
+  });
+}
+
+/** assumed: not in the interface document (GAPS.md): non-PDF source files up to 100 MiB each. */
+const MAX_STAGED_BYTES = 100 * 2 ** 20;
+
+/**
+ * Stages a local file for a brand source: `POST /uploads` then the raw bytes by `PUT
+ * uploadUrl` (GAPS.md, Staging a local file). Returns the upload ID for `{kind, uploadId}`.
+ * Re-sending either step is safe: an unused staged upload only expires.
+ */
+export async function stageFile(
+  http: Http,
+  local: LocalFile,
+  options: UploadOptions & { workspaceId?: string } = {},
+): Promise<StagedUpload> {
+  const endpoint = `POST ${STAGING_PATH}`;
+  const file = await prepareFile(local, endpoint, MAX_STAGED_BYTES);
+  const staged = await http.call({
+    method: 'POST',
+    endpoint,
+    path: STAGING_PATH,
+    json: {
+      fileName: file.fileName,
+      mimeType: file.mimeType,
+      size: file.size,
+      ...(options.workspaceId ? { workspaceId: options.workspaceId } : {}),
+    },
+    schema: StagedUpload,
+    resend: 'resend',
+    assumedFeature: 'staging local files (pass a public https URL instead)',
+    signal: options.signal,
+  });
+  const target = new URL(staged.uploadUrl, http.baseUrl + '/');
+  if (target.protocol !== 'https:' && target.protocol !== 'http:') {
+    throw invalidInput(endpoint, 'The service gave an upload URL that is not http(s).');
+  }
+  await http.call({
+    method: 'PUT',
+    endpoint: 'PUT {uploadUrl}',
+    path: target.toString(),
+    // The key goes only to the service's own origin, never to a storage host.
+    auth: target.origin === http.origin,
+    headers: { 'content-type': file.mimeType, 'content-length': String(file.size) },
+    body: () => fs.createReadStream(file.path),
+    schema: null,
+    resend: 'resend',
+    transfer: true,
+    onUploadProgress: fileProgress(file, options),
+    signal: options.signal,
+  });
+  return staged;
+}

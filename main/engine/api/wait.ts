@@ -1,0 +1,153 @@
+// Waiting for asynchronous work to settle: brands, images, exports, beta Brand Skills and
+// Brand Edits. Where the service can hold the connection (`wait=true`) a timed-out wait
+// simply asks again; elsewhere it polls at an interval. Every wait is cancellable.
+import { DEFAULT_POLL_INTERVAL_MS } from './assumed.ts';
+import { abortedError } from './clock.ts';
+import { getBrand, isBrandSettled } from './brands.ts';
+import { getBrandSkill, isBrandSkillSettled } from './brand-skills.ts';
+import { getEdit, isEditSettled } from './edits.ts';
+import { getExport, isExportSettled, requestExport } from './exports.ts';
+import type { Http } from './http.ts';
+import { getImage, isImageSettled } from './images.ts';
+import type { Brand, BrandEdit, BrandExport, BrandSkill, Image } from './schemas.ts';
+
+export interface WaitOptions<T> {
+  signal?: AbortSignal;
+  /** Seconds one `wait=true` request may hold the connection (1-295). */
+  waitSeconds?: number;
+  /** Least time between two polls when the service answers at once. */
+  pollIntervalMs?: number;
+  /** Called with every non-final state seen. */
+  onUpdate?: (value: T) => void;
+}
+
+async function pollUntil<T>(
+  http: Http,
+  endpoint: string,
+  fetch: (signal: AbortSignal | undefined) => Promise<T>,
+  settled: (value: T) => boolean,
+  options: WaitOptions<T>,
+): Promise<T> {
+  const signal = http.signalFor(options.signal);
+  const interval = options.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS;
+  for (;;) {
+    const started = http.clock.now();
+    const value = await fetch(signal);
+    if (settled(value)) return value;
+    options.onUpdate?.(value);
+    // A service without `wait` answers at once: do not hammer it.
+    const rest = interval - (http.clock.now() - started);
+    if (rest > 0) {
+      await http.clock.sleep(rest, signal).catch(() => {
+        throw abortedError(endpoint);
+      });
+    }
+  }
+}
+
+/** Until the brand leaves `analyzing` (ready, failed, or a status the document does not name). */
+export function waitForBrand(
+  http: Http,
+  id: string,
+  options: WaitOptions<Brand> = {},
+): Promise<Brand> {
+  return pollUntil(
+    http,
+    'GET /brands/{id}',
+    (signal) => getBrand(http, id, { wait: true, waitSeconds: options.waitSeconds, signal }),
+    isBrandSettled,
+    options,
+  );
+}
+
+/** Until the image is completed or failed. */
+export function waitForImage(
+  http: Http,
+  id: string,
+  options: WaitOptions<Image> = {},
+): Promise<Image> {
+  return pollUntil(
+    http,
+    'GET /images/{id}',
+    (signal) => getImage(http, id, { wait: true, waitSeconds: options.waitSeconds, signal }),
+    isImageSettled,
+    options,
+  );
+}
+
+/** Until the export is ready or failed (polled: the document gives this GET no wait). */
+export function waitForExport(
+  http: Http,
+  brandId: string,
+  skillId: string,
+  options: WaitOptions<BrandExport> = {},
+): Promise<BrandExport> {
+  return pollUntil(
+    http,
+    'GET /brands/{id}/exports/{skillId}',
+    (signal) => getExport(http, brandId, skillId, { signal }),
+    isExportSettled,
+    options,
+  );
+}
+
+/** Until the beta job is completed or failed (polled). */
+export function waitForBrandSkill(
+  http: Http,
+  id: string,
+  options: WaitOptions<BrandSkill> = {},
+): Promise<BrandSkill> {
+  return pollUntil(
+    http,
+    'GET /brand-skills/{id}',
+    (signal) => getBrandSkill(http, id, { signal }),
+    isBrandSkillSettled,
+    options,
+  );
+}
+
+/** Until the edit leaves `preparing`. */
+export function waitForEdit(
+  http: Http,
+  brandId: string,
+  editId: string,
+  options: WaitOptions<BrandEdit> = {},
+): Promise<BrandEdit> {
+  return pollUntil(
+    http,
+    'GET /brands/{id}/edits/{editId}',
+    (signal) =>
+      getEdit(http, brandId, editId, { wait: true, waitSeconds: options.waitSeconds, signal }),
+    isEditSettled,
+    options,
+  );
+}
+
+export interface ExportOptions extends WaitOptions<BrandExport> {
+  /** Export requests at most (the first included) while failures say `retryable`. */
+  maxRequests?: number;
+}
+
+/**
+ * Requests an export and waits for it to settle. A failure with `failure.retryable` is
+ * requested again (after a backoff); any other failure is returned as it is.
+ */
+export async function exportAndWait(
+  http: Http,
+  brandId: string,
+  options: ExportOptions = {},
+): Promise<BrandExport> {
+  const maxRequests = options.maxRequests ?? 3;
+  const signal = http.signalFor(options.signal);
+  for (let request = 1; ; request++) {
+    const started = await requestExport(http, brandId, { signal });
+    const settled = isExportSettled(started)
+      ? started
+      : await waitForExport(http, brandId, started.skillId, { ...options, signal });
+    const retryable = settled.status === 'failed' && settled.failure?.retryable === true;
+    if (!retryable || request >= maxRequests) return settled;
+    await http.clock.sleep(http.backoff(request), signal).catch(() => {
+      throw abortedError('POST /brands/{id}/exports');
+    });
+  }
+}
