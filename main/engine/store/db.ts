@@ -1,0 +1,91 @@
+// A thin layer over better-sqlite3 that every repository goes through: statements are
+// prepared once and cached, every write passes one hook (so a test can make the i-th
+// write fail), and transactions are IMMEDIATE (a deferred one that later wants to write
+// can fail with SQLITE_BUSY despite the busy timeout when another process wrote first).
+import type Database from 'better-sqlite3';
+import { StoreError } from './store-error.ts';
+
+type Statement = Database.Statement<unknown[], unknown>;
+export type SqlParam = string | number | bigint | null | Uint8Array;
+/** Positional values, or one object for named (@name) parameters. */
+export type SqlArg = SqlParam | Readonly<Record<string, SqlParam>>;
+
+/** Called before each write statement; throwing makes that write fail. */
+export type WriteHook = (writeNumber: number, sql: string) => void;
+
+export class Db {
+  readonly raw: Database.Database;
+  private readonly statements = new Map<string, Statement>();
+  private writeHook: WriteHook | undefined;
+  private writes = 0;
+
+  constructor(raw: Database.Database) {
+    this.raw = raw;
+  }
+
+  setWriteHook(hook: WriteHook | undefined): void {
+    this.writeHook = hook;
+    this.writes = 0;
+  }
+
+  /** Number of write statements run since the hook was set. */
+  get writeCount(): number {
+    return this.writes;
+  }
+
+  /** A write without result rows. */
+  run(sql: string, ...params: SqlArg[]): Database.RunResult {
+    this.beforeWrite(sql);
+    return this.prepare(sql).run(...params);
+  }
+
+  /** A write with RETURNING: the first returned row, if any. */
+  runGet<T>(sql: string, ...params: SqlArg[]): T | undefined {
+    this.beforeWrite(sql);
+    return this.prepare(sql).get(...params) as T | undefined;
+  }
+
+  /** A write with RETURNING: every returned row. */
+  runAll<T>(sql: string, ...params: SqlArg[]): T[] {
+    this.beforeWrite(sql);
+    return this.prepare(sql).all(...params) as T[];
+  }
+
+  get<T>(sql: string, ...params: SqlArg[]): T | undefined {
+    return this.prepare(sql).get(...params) as T | undefined;
+  }
+
+  all<T>(sql: string, ...params: SqlArg[]): T[] {
+    return this.prepare(sql).all(...params) as T[];
+  }
+
+  /** Runs fn in one IMMEDIATE transaction (a savepoint when already inside one). */
+  tx<T>(fn: () => T): T {
+    return this.raw.transaction(fn).immediate();
+  }
+
+  get inTransaction(): boolean {
+    return this.raw.inTransaction;
+  }
+
+  close(): void {
+    this.statements.clear();
+    if (this.raw.open) this.raw.close();
+  }
+
+  private prepare(sql: string): Statement {
+    if (!this.raw.open) throw new StoreError('CLOSED', 'The store is closed.');
+    let statement = this.statements.get(sql);
+    if (statement === undefined) {
+      statement = this.raw.prepare(sql);
+      this.statements.set(sql, statement);
+    }
+    return statement;
+  }
+
+  private beforeWrite(sql: string): void {
+    if (this.writeHook === undefined) return;
+    this.writes++;
+    this.writeHook(this.writes, sql);
+  }
+}
