@@ -1,10 +1,19 @@
 // Brands (the generally available flow): list, get (with wait), create, delete.
 import { randomUUID } from 'node:crypto';
 import { BRAND_LIST_QUERY, SOURCE_LIMITS, WAIT_SECONDS, waitQuery } from './assumed.ts';
-import type { ApiError } from './errors.ts';
+import { ApiError } from './errors.ts';
 import { seg, type Http } from './http.ts';
 import { invalidInput, requireIntInRange, requireLength, requireUuid } from './input.ts';
-import { Brand, BrandCreation, BrandListPage, DeletedBrand, type Page } from './schemas.ts';
+import {
+  Brand,
+  BrandCreation,
+  BrandListPage,
+  DeletedBrand,
+  DUPLICATE_BRAND_CODE,
+  DuplicateBrands,
+  type DuplicateBrand,
+  type Page,
+} from './schemas.ts';
 
 export interface CallOptions {
   signal?: AbortSignal;
@@ -192,6 +201,17 @@ export async function createBrand(
   await options.onKey?.(prepared.idempotencyKey, prepared.body);
   const created = await sendBrandCreation(http, prepared, options);
   return { ...created, idempotencyKey: prepared.idempotencyKey };
+}
+
+/**
+ * The existing brands a creation was refused for (its website matches them), or undefined
+ * when the error is something else. Creating anyway takes `allowDuplicate: true` and a new key.
+ */
+export function duplicateBrandsOf(error: unknown): DuplicateBrand[] | undefined {
+  if (!(error instanceof ApiError) || error.status !== 409 || error.code !== DUPLICATE_BRAND_CODE)
+    return undefined;
+  const parsed = DuplicateBrands.safeParse(error.data);
+  return parsed.success ? parsed.data.brands : [];
 }
 
 // ---- statuses ---------------------------------------------------------------------------

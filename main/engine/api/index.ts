@@ -7,6 +7,7 @@ export { realClock, scaledClock, type Clock } from './clock.ts';
 export { DEFAULT_RETRY, DEFAULT_TIMEOUT_MS, type Credentials, type RetryPolicy } from './http.ts';
 export {
   brandFailureAction,
+  duplicateBrandsOf,
   isBrandSettled,
   prepareBrandCreation,
   type BrandSource,

@@ -22,6 +22,8 @@ const HINTS: Record<string, string> = {
   IMAGE_NOT_FOUND: 'No such image.',
   WORKSPACE_NOT_FOUND: 'No such workspace, or it is not accessible to you.',
   IDEMPOTENCY_CONFLICT: 'This idempotency key was already used for a different request.',
+  DUPLICATE_BRAND:
+    'A brand with this website already exists: use it, or create another on purpose (allowDuplicate).',
   BRAND_SKILL_UNAVAILABLE: 'The brand has no exportable Skill yet.',
   BRAND_NOT_READY: 'The brand is not ready yet.',
   BRAND_EDIT_STATE_CONFLICT: 'The edit cannot be discarded in its current state.',

@@ -89,6 +89,16 @@ export const BrandListPage = z
 export const BrandCreation = z.looseObject({ id: str, status: str });
 export type BrandCreation = z.infer<typeof BrandCreation>;
 
+/**
+ * assumed: not in the interface document (GAPS.md, a website that matches an existing
+ * brand; the shape is ours): `409 DUPLICATE_BRAND` whose `data.brands` lists the matches.
+ */
+export const DUPLICATE_BRAND_CODE = 'DUPLICATE_BRAND';
+export const DuplicateBrands = z.looseObject({
+  brands: z.array(z.looseObject({ id: str, name: optStr, url: optStr, status: optStr })),
+});
+export type DuplicateBrand = z.infer<typeof DuplicateBrands>['brands'][number];
+
 /** assumed: not in the interface document (GAPS.md, `DELETE /brands/{id}` answer). */
 export const DeletedBrand = z.looseObject({
   id: optStr,

@@ -1,0 +1,97 @@
+// What a command runs with: the settings resolved from options and environment, the
+// output, a cancellation signal, and the API client, made only when a command needs it.
+import { createApiClient, type ApiClient, type Credentials } from '../engine/api/index.ts';
+import { defaultDataDir, defaultSyncRoot } from '../engine/paths.ts';
+import { Output, UsageError } from './output.ts';
+
+/** Environment variables the CLI reads (PRODUCT.md). */
+export const ENV = {
+  baseUrl: 'BRAND_SYNC_BASE_URL',
+  dataDir: 'BRAND_SYNC_DATA_DIR',
+  root: 'BRAND_SYNC_ROOT',
+  apiKey: 'BRAND_SYNC_API_KEY',
+} as const;
+
+export interface GlobalOptions {
+  baseUrl?: string;
+  dataDir?: string;
+  root?: string;
+  json?: boolean;
+}
+
+export interface CliConfig {
+  baseUrl: string | undefined;
+  dataDir: string;
+  root: string;
+}
+
+export interface CliContext {
+  readonly config: CliConfig;
+  readonly output: Output;
+  /** Fires on SIGINT/SIGTERM so that waits and transfers stop cleanly. */
+  readonly signal: AbortSignal;
+  /** The client for the configured service; a UsageError when no service or key is set. */
+  client(): ApiClient;
+}
+
+export interface ContextDeps {
+  env: Record<string, string | undefined>;
+  signal: AbortSignal;
+  output?: Output;
+}
+
+/** Commander has already merged `--x` with its environment variable into `options`. */
+export function resolveConfig(
+  options: GlobalOptions,
+  env: Record<string, string | undefined>,
+): CliConfig {
+  const baseUrl = nonEmpty(options.baseUrl) ?? nonEmpty(env[ENV.baseUrl]);
+  return {
+    baseUrl,
+    dataDir: nonEmpty(options.dataDir) ?? nonEmpty(env[ENV.dataDir]) ?? defaultDataDir(),
+    root: nonEmpty(options.root) ?? nonEmpty(env[ENV.root]) ?? defaultSyncRoot(),
+  };
+}
+
+/**
+ * The key comes from the environment only (never an argument, which other users can read
+ * in the process list). The keychain comes later (`login`).
+ */
+export function credentialsFrom(env: Record<string, string | undefined>): Credentials | undefined {
+  const secret = nonEmpty(env[ENV.apiKey]);
+  return secret ? { kind: 'api-key', secret } : undefined;
+}
+
+export function createContext(options: GlobalOptions, deps: ContextDeps): CliContext {
+  const config = resolveConfig(options, deps.env);
+  const credentials = credentialsFrom(deps.env);
+  const output = deps.output ?? new Output({ json: options.json === true });
+  output.addSecret(credentials?.secret);
+  let client: ApiClient | undefined;
+  return {
+    config,
+    output,
+    signal: deps.signal,
+    client() {
+      if (client) return client;
+      if (!config.baseUrl) {
+        throw new UsageError(`no service configured: pass --base-url URL or set ${ENV.baseUrl}.`);
+      }
+      if (!credentials) {
+        throw new UsageError(
+          `not signed in: set ${ENV.apiKey} (the key is read from the environment only).`,
+        );
+      }
+      try {
+        client = createApiClient({ baseUrl: config.baseUrl, credentials, signal: deps.signal });
+      } catch (error) {
+        throw new UsageError(error instanceof Error ? error.message : String(error));
+      }
+      return client;
+    },
+  };
+}
+
+function nonEmpty(value: string | undefined): string | undefined {
+  return value !== undefined && value.trim() !== '' ? value : undefined;
+}
