@@ -37,9 +37,9 @@ export function parseEntryName(name: string, policy: NamePolicy): EntryPath {
   };
   if (name.length === 0) fail('INVALID_NAME', 'empty name');
   if (CONTROL.test(name)) fail('INVALID_NAME', 'the name holds a control character');
+  if (/^[a-zA-Z]:/.test(name)) fail('DRIVE_LETTER', 'path starts with a drive letter');
   if (name.includes('\\')) fail('BACKSLASH', 'backslash in the name (a separator on Windows)');
   if (name.startsWith('/')) fail('ABSOLUTE_PATH', 'absolute path');
-  if (/^[a-zA-Z]:/.test(name)) fail('DRIVE_LETTER', 'path starts with a drive letter');
 
   const isDir = name.endsWith('/');
   const segments = (isDir ? name.slice(0, -1) : name).split('/');
