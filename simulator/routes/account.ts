@@ -1,0 +1,40 @@
+// GET /credits (document), GET /workspaces and GET /account (GAPS.md, REST ref).
+import type { FastifyInstance } from 'fastify';
+import type { SimContext } from '../context.ts';
+import { SimError } from '../errors.ts';
+import { queryString } from '../validate.ts';
+
+export function registerAccountRoutes(app: FastifyInstance, ctx: SimContext): void {
+  const { state } = ctx;
+
+  app.get('/v1/credits', async (request) => {
+    const workspaceId = queryString(request.query as Record<string, unknown>, 'workspaceId');
+    if (
+      workspaceId !== undefined &&
+      workspaceId !== '' &&
+      !state.accessibleWorkspace(workspaceId)
+    ) {
+      throw new SimError(404, 'WORKSPACE_NOT_FOUND', 'workspace not found or not accessible');
+    }
+    const c = state.creditsOf(workspaceId ? workspaceId : null);
+    return { data: { balance: c.balance, unlimited: c.unlimited } };
+  });
+
+  // assumed: not in the interface document (GAPS.md "Workspaces and account").
+  app.get('/v1/workspaces', async () => {
+    const teams = [...state.workspaces.values()].filter((w) => w.accessible);
+    return {
+      data: {
+        workspaces: [
+          { id: null, name: state.workspaceName(null), is_personal: true },
+          ...teams.map((w) => ({ id: w.id, name: w.name, is_personal: false })),
+        ],
+      },
+    };
+  });
+
+  // assumed: not in the interface document (GAPS.md "Workspaces and account").
+  app.get('/v1/account', async () => ({
+    data: { email: state.account.email, name: state.account.name },
+  }));
+}

@@ -1,0 +1,74 @@
+// Brand Edits: apply and discard (document), list and get with wait (GAPS.md, assumed).
+import type { FastifyInstance } from 'fastify';
+import type { SimContext } from '../context.ts';
+import { decodeCursor, encodeCursor } from '../cursor.ts';
+import { SimError } from '../errors.ts';
+import { waitUntil } from '../http-util.ts';
+import type { Brand, Edit } from '../model.ts';
+import type { SimState } from '../state.ts';
+import { isUuid, queryInt, queryString, waitParams } from '../validate.ts';
+import { editView } from '../views.ts';
+import { applyEdit, discardEdit } from '../work/edits.ts';
+import { brandOr404 } from './brands.ts';
+
+type EditParams = { id: string; editId: string };
+
+function editOr404(state: SimState, brand: Brand, editId: string): Edit {
+  const edit = isUuid(editId) ? state.edits.get(editId) : undefined;
+  if (!edit || edit.brandId !== brand.id)
+    throw new SimError(404, 'BRAND_EDIT_NOT_FOUND', 'brand edit not found');
+  return edit;
+}
+
+export function registerEditRoutes(app: FastifyInstance, ctx: SimContext): void {
+  const { state } = ctx;
+
+  app.post<{ Params: EditParams }>('/v1/brands/:id/edits/:editId/apply', async (request) => {
+    const brand = brandOr404(state, request.params.id);
+    return {
+      data: editView(
+        state,
+        applyEdit(state, brand, editOr404(state, brand, request.params.editId)),
+      ),
+    };
+  });
+
+  app.post<{ Params: EditParams }>('/v1/brands/:id/edits/:editId/discard', async (request) => {
+    const brand = brandOr404(state, request.params.id);
+    return {
+      data: editView(state, discardEdit(state, editOr404(state, brand, request.params.editId))),
+    };
+  });
+
+  // assumed: not in the interface document (GAPS.md "Listing Brand Edits").
+  app.get<{ Params: { id: string } }>('/v1/brands/:id/edits', async (request) => {
+    const brand = brandOr404(state, request.params.id);
+    const q = request.query as Record<string, unknown>;
+    const limit = queryInt(q, 'limit', 1, 100, 50);
+    const cursor = queryString(q, 'cursor');
+    const scope = `edits:${brand.id}`;
+    const before = cursor ? decodeCursor(scope, cursor) : Number.MAX_SAFE_INTEGER;
+    const all = [...state.edits.values()]
+      .filter((e) => e.brandId === brand.id && e.seq < before)
+      .sort((a, b) => b.seq - a.seq);
+    const page = all.slice(0, limit);
+    const hasMore = all.length > limit;
+    return {
+      data: {
+        items: page.map((e) => editView(state, e)),
+        nextCursor: hasMore ? encodeCursor(scope, (page.at(-1) as Edit).seq) : null,
+        hasMore,
+      },
+    };
+  });
+
+  // assumed: not in the interface document (GAPS.md "Listing Brand Edits").
+  app.get<{ Params: EditParams }>('/v1/brands/:id/edits/:editId', async (request, reply) => {
+    const { wait, timeoutS } = waitParams(request.query as Record<string, unknown>);
+    const brand = brandOr404(state, request.params.id);
+    const edit = editOr404(state, brand, request.params.editId);
+    if (wait)
+      await waitUntil(state, reply, `edit:${edit.id}`, () => edit.status !== 'preparing', timeoutS);
+    return { data: editView(state, edit) };
+  });
+}
