@@ -77,6 +77,10 @@ export async function readUpload(request: FastifyRequest): Promise<Upload> {
     }
   } catch (err) {
     const code = (err as { code?: string }).code;
+    if (code === 'FST_REQ_FILE_TOO_LARGE') {
+      out.tooLarge = true;
+      return out;
+    }
     if (code === 'FST_FILES_LIMIT')
       throw new SimError(400, 'BAD_REQUEST', 'send one file per request');
     if (code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT')
