@@ -1,0 +1,64 @@
+// Hashes one file synchronously, for the hasher workers (a worker thread has nothing else
+// to do, and sync calls skip the thread-pool round trip of each async read). The stat is
+// taken before and after, on the open file and on the path: a file written to or replaced
+// while it was read gives "changed", never a hash that belongs to no version of it.
+import { createHash } from 'node:crypto';
+import { closeSync, fstatSync, openSync, readSync, statSync } from 'node:fs';
+import { ioFailure } from './folder-errors.ts';
+import { READ_FLAGS, sameFileStat, toFileStat, type FileStat } from './file-stat.ts';
+
+export type HashResult =
+  | { status: 'hashed'; sha256: string; stat: FileStat }
+  // Written to or replaced while it was read: take it again once it is stable.
+  | { status: 'changed'; reason: string }
+  | { status: 'gone' }
+  // Another program holds it: retry with a backoff.
+  | { status: 'locked'; code: string; reason: string }
+  // Permission denied or an I/O error: record the reason.
+  | { status: 'unreadable'; code: string; reason: string }
+  | { status: 'not-a-file' };
+
+function fromIoError(error: unknown): HashResult {
+  const failure = ioFailure(error);
+  if (failure.kind === 'gone') return { status: 'gone' };
+  if (failure.kind === 'locked')
+    return { status: 'locked', code: failure.code, reason: failure.reason };
+  return { status: 'unreadable', code: failure.code, reason: failure.reason };
+}
+
+/** sha256 of the file at `absPath`, read through `buffer` (big reads: fewer syscalls). */
+export function sha256FileSync(absPath: string, buffer: Buffer): HashResult {
+  let fd: number;
+  try {
+    fd = openSync(absPath, READ_FLAGS);
+  } catch (error) {
+    return fromIoError(error);
+  }
+  try {
+    const opened = fstatSync(fd);
+    if (!opened.isFile()) return { status: 'not-a-file' };
+    const before = toFileStat(opened);
+    const hash = createHash('sha256');
+    let position = 0;
+    // Read exactly the size seen at open: growth shows up in the second stat.
+    while (position < before.size) {
+      const n = readSync(fd, buffer, 0, Math.min(buffer.length, before.size - position), position);
+      if (n === 0) break;
+      hash.update(n === buffer.length ? buffer : buffer.subarray(0, n));
+      position += n;
+    }
+    const after = toFileStat(fstatSync(fd));
+    const atPath = statSync(absPath, { throwIfNoEntry: false });
+    if (position !== before.size || !sameFileStat(before, after)) {
+      return { status: 'changed', reason: 'The file was written to while it was hashed' };
+    }
+    if (atPath === undefined || !sameFileStat(after, toFileStat(atPath))) {
+      return { status: 'changed', reason: 'The file was replaced while it was hashed' };
+    }
+    return { status: 'hashed', sha256: hash.digest('hex'), stat: before };
+  } catch (error) {
+    return fromIoError(error);
+  } finally {
+    closeSync(fd);
+  }
+}
