@@ -32,6 +32,8 @@ export class SimClock {
   #real: NodeJS.Timeout | undefined;
   #firing = false;
   #disposed = false;
+  /** While a timer runs, time stands at its due moment, so timers it starts count from there. */
+  #override: number | null = null;
 
   constructor(opts: ClockOptions = {}) {
     const speed = opts.speed ?? 1;
@@ -50,6 +52,7 @@ export class SimClock {
 
   /** Simulated time in ms since 1970. */
   now(): number {
+    if (this.#override !== null) return this.#override;
     if (this.manual) return this.#baseSim;
     return this.#baseSim + (performance.now() - this.#baseReal) * this.#speed;
   }
@@ -95,8 +98,14 @@ export class SimClock {
   advance(ms: number): void {
     if (!(ms >= 0) || !Number.isFinite(ms))
       throw new Error('advance needs a non-negative number of ms');
-    this.#baseSim += ms;
-    this.#fire();
+    if (this.manual) {
+      const target = this.#baseSim + ms;
+      this.#fire(target);
+      this.#baseSim = target;
+    } else {
+      this.#baseSim += ms;
+      this.#fire();
+    }
   }
 
   /** Number of timers still waiting (cancelled ones excluded). */
@@ -110,15 +119,22 @@ export class SimClock {
     this.#timers = [];
   }
 
-  #fire(): void {
+  #fire(until?: number): void {
     if (this.#firing) return; // advance() from inside a timer: the outer loop picks the rest up
     this.#firing = true;
+    const limit = until ?? this.now();
     try {
       for (;;) {
         const first = this.#timers[0];
-        if (!first || first.due > this.now()) break;
+        if (!first || first.due > limit) break;
         this.#timers.shift();
-        if (!first.cancelled) first.fn();
+        if (first.cancelled) continue;
+        this.#override = first.due;
+        try {
+          first.fn();
+        } finally {
+          this.#override = null;
+        }
       }
     } finally {
       this.#firing = false;
