@@ -128,7 +128,11 @@ describe('brand folders on disk', () => {
     const found = await discoverBrandFolders(root);
     expect(found.byBrandId.get(ID_A)?.dirName).toBe('Acme');
     expect(found.duplicates).toHaveLength(1);
-    expect(found.duplicates[0]).toMatchObject({ brandId: ID_A, kept: 'Acme', others: ['Acme copy'] });
+    expect(found.duplicates[0]).toMatchObject({
+      brandId: ID_A,
+      kept: 'Acme',
+      others: ['Acme copy'],
+    });
     expect(found.duplicates[0]?.message).toContain('Acme copy');
 
     // The folder name the store remembers wins over age.

@@ -26,8 +26,15 @@ function fromIoError(error: unknown): HashResult {
   return { status: 'unreadable', code: failure.code, reason: failure.reason };
 }
 
-/** sha256 of the file at `absPath`, read through `buffer` (big reads: fewer syscalls). */
-export function sha256FileSync(absPath: string, buffer: Buffer): HashResult {
+/**
+ * sha256 of the file at `absPath`, read through `buffer` (big reads: fewer syscalls).
+ * `afterRead` runs after each read: tests use it to change the file mid-hash.
+ */
+export function sha256FileSync(
+  absPath: string,
+  buffer: Buffer,
+  afterRead?: (position: number) => void,
+): HashResult {
   let fd: number;
   try {
     fd = openSync(absPath, READ_FLAGS);
@@ -46,6 +53,7 @@ export function sha256FileSync(absPath: string, buffer: Buffer): HashResult {
       if (n === 0) break;
       hash.update(n === buffer.length ? buffer : buffer.subarray(0, n));
       position += n;
+      afterRead?.(position);
     }
     const after = toFileStat(fstatSync(fd));
     const atPath = statSync(absPath, { throwIfNoEntry: false });

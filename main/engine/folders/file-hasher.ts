@@ -1,0 +1,161 @@
+// Fast streaming sha256 of many files: a small pool of worker threads, each hashing with
+// big synchronous reads into one buffer, fed batches of paths so that a message costs
+// little per file. Node's sha256 is OpenSSL's, so what is left to win over
+// `openssl dgst` is per-file overhead and a second core.
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import { FolderError } from './folder-errors.ts';
+import type { HashRequest, HashResponse } from './hash-worker.ts';
+import type { HashResult } from './sha256-file.ts';
+
+export type { HashResult } from './sha256-file.ts';
+
+// Same extension as this module: .ts when run from source, .js once built.
+const WORKER_URL = new URL(
+  `./hash-worker${path.extname(fileURLToPath(import.meta.url))}`,
+  import.meta.url,
+);
+
+export interface HasherPoolOptions {
+  /** Hasher threads; default: the cores, at most 4 (more only contend for the disk). */
+  threads?: number;
+  /** Most paths in one message to a thread. */
+  batchSize?: number;
+}
+
+interface Job {
+  absPath: string;
+  resolve: (r: HashResult) => void;
+  reject: (e: Error) => void;
+}
+
+interface Slot {
+  worker: Worker;
+  inFlight: Map<number, Job[]>;
+}
+
+// Two batches per thread: one being hashed, one waiting, so a thread never idles on a
+// round trip to the main thread.
+const BATCHES_IN_FLIGHT = 2;
+
+export class HasherPool {
+  readonly threads: number;
+  readonly #batchSize: number;
+  #queue: Job[] = [];
+  #head = 0;
+  readonly #slots: Slot[] = [];
+  #nextId = 1;
+  #flushScheduled = false;
+  #closed = false;
+
+  constructor(opts: HasherPoolOptions = {}) {
+    const threads = opts.threads ?? Math.min(4, os.availableParallelism());
+    if (!Number.isInteger(threads) || threads < 1) {
+      throw new RangeError(`HasherPool threads must be a positive integer, not ${threads}`);
+    }
+    this.threads = threads;
+    this.#batchSize = opts.batchSize ?? 32;
+  }
+
+  /** Hashes one file; resolves with its outcome (failures are values, not rejections). */
+  hash(absPath: string): Promise<HashResult> {
+    if (this.#closed) {
+      return Promise.reject(new FolderError('HASHER_CLOSED', 'The hasher pool is closed'));
+    }
+    return new Promise((resolve, reject) => {
+      this.#queue.push({ absPath, resolve, reject });
+      if (!this.#flushScheduled) {
+        // Gather the paths asked for in this tick before cutting batches.
+        this.#flushScheduled = true;
+        queueMicrotask(() => {
+          this.#flushScheduled = false;
+          this.#flush();
+        });
+      }
+    });
+  }
+
+  get queued(): number {
+    return this.#queue.length - this.#head;
+  }
+
+  #flush(): void {
+    while (this.#slots.length < this.threads && this.queued > 0) this.#slots.push(this.#spawn());
+    for (const slot of this.#slots) {
+      while (slot.inFlight.size < BATCHES_IN_FLIGHT && this.queued > 0) {
+        const size = Math.max(1, Math.min(this.#batchSize, Math.ceil(this.queued / this.threads)));
+        const batch = this.#queue.slice(this.#head, this.#head + size);
+        this.#head += batch.length;
+        const id = this.#nextId++;
+        slot.inFlight.set(id, batch);
+        slot.worker.ref();
+        const request: HashRequest = { id, paths: batch.map((j) => j.absPath) };
+        slot.worker.postMessage(request);
+      }
+    }
+    if (this.#head > 1024 && this.#head * 2 > this.#queue.length) {
+      this.#queue = this.#queue.slice(this.#head);
+      this.#head = 0;
+    }
+  }
+
+  #spawn(): Slot {
+    const slot: Slot = { worker: new Worker(WORKER_URL), inFlight: new Map() };
+    slot.worker.on('message', (response: HashResponse) => {
+      const batch = slot.inFlight.get(response.id);
+      slot.inFlight.delete(response.id);
+      batch?.forEach((job, i) => {
+        const result = response.results[i];
+        if (result) job.resolve(result);
+        else job.reject(new FolderError('HASHER_CRASHED', `No hash result for ${job.absPath}`));
+      });
+      // An idle pool must not keep the process alive.
+      if (slot.inFlight.size === 0) slot.worker.unref();
+      this.#flush();
+    });
+    const fail = (error: Error) => {
+      const index = this.#slots.indexOf(slot);
+      if (index !== -1) this.#slots.splice(index, 1);
+      for (const batch of slot.inFlight.values()) {
+        for (const job of batch) {
+          job.reject(
+            new FolderError('HASHER_CRASHED', `A hasher thread failed: ${error.message}`, {
+              path: job.absPath,
+              cause: error,
+            }),
+          );
+        }
+      }
+      slot.inFlight.clear();
+      if (!this.#closed) this.#flush();
+    };
+    slot.worker.on('error', fail);
+    slot.worker.on('exit', (code) => fail(new Error(`hasher thread exited with code ${code}`)));
+    return slot;
+  }
+
+  /** Lets the hashes under way finish, refuses queued ones, and stops the threads. */
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    for (const job of this.#queue.slice(this.#head)) {
+      job.reject(new FolderError('HASHER_CLOSED', 'The hasher pool was closed'));
+    }
+    this.#queue = [];
+    this.#head = 0;
+    await Promise.all(
+      this.#slots.map(async (slot) => {
+        while (slot.inFlight.size > 0) {
+          await new Promise((resolve) => {
+            slot.worker.once('message', resolve);
+            slot.worker.once('exit', resolve);
+          });
+        }
+        await slot.worker.terminate();
+      }),
+    );
+    this.#slots.length = 0;
+  }
+}
