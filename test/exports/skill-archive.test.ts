@@ -30,7 +30,7 @@ async function extract(
   try {
     return await archive.extractTo(into);
   } finally {
-    archive.close();
+    await archive.close();
   }
 }
 
@@ -108,7 +108,7 @@ test('reports the declared totals before extraction', async () => {
     ]),
   );
   const archive = await SkillArchive.open(zipPath);
-  archive.close();
+  await archive.close();
   expect(archive.totalBytes).toBe(13);
   expect(archive.files).toEqual([
     { path: 'a/b.md', size: 3 },

@@ -3,6 +3,7 @@
 // memory) into an empty folder, with each file's length and CRC checked against its header.
 import { createHash } from 'node:crypto';
 import { mkdir, open, stat } from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { crc32 } from 'node:zlib';
 import { getFileNameLowLevel, open as openZip } from 'yauzl';
@@ -55,6 +56,12 @@ export interface OpenArchiveOptions {
   reservedRootNames?: readonly string[];
 }
 
+/** yauzl for the directory and deflated data; a plain handle for stored data. */
+interface ArchiveSource {
+  zip: ZipFile;
+  handle: FileHandle;
+}
+
 interface PlannedFile extends ArchiveFile {
   entry: Entry;
   segments: string[];
@@ -63,6 +70,8 @@ interface PlannedFile extends ArchiveFile {
 // Files written at once: enough to overlap inflate, hashing and fsync on two cores
 // without holding many buffers.
 const CONCURRENCY = 4;
+// Per worker, reused for every stored entry: no garbage per chunk.
+const COPY_BUFFER = 256 * 1024;
 const S_IFMT = 0o170000;
 const S_IFREG = 0o100000;
 const S_IFDIR = 0o040000;
@@ -77,11 +86,11 @@ export class SkillArchive {
   /** Every folder to create, parents before children. */
   readonly dirs: readonly string[];
   readonly totalBytes: number;
-  readonly #zip: ZipFile;
+  readonly #source: ArchiveSource;
   readonly #planned: readonly PlannedFile[];
 
-  private constructor(zip: ZipFile, planned: PlannedFile[], dirs: string[]) {
-    this.#zip = zip;
+  private constructor(source: ArchiveSource, planned: PlannedFile[], dirs: string[]) {
+    this.#source = source;
     this.#planned = planned;
     this.files = planned.map(({ path: p, size }) => ({ path: p, size }));
     this.dirs = dirs;
@@ -101,6 +110,7 @@ export class SkillArchive {
       }
     }
     const zip = await openZipFile(zipPath);
+    let handle: FileHandle | undefined;
     try {
       if (zip.entryCount > limits.maxEntries) {
         throw new ArchiveError(
@@ -110,9 +120,11 @@ export class SkillArchive {
       }
       const entries = await readCentralDirectory(zip);
       const { files, dirs } = plan(entries, limits, options.reservedRootNames ?? []);
-      return new SkillArchive(zip, files, dirs);
+      handle = await open(zipPath, 'r');
+      return new SkillArchive({ zip, handle }, files, dirs);
     } catch (err) {
       zip.close();
+      await handle?.close();
       throw err;
     }
   }
@@ -135,11 +147,12 @@ export class SkillArchive {
     const signal = options.signal ? AbortSignal.any([options.signal, stop.signal]) : stop.signal;
     let next = 0;
     const worker = async (): Promise<void> => {
+      const buffer = Buffer.allocUnsafe(COPY_BUFFER);
       while (next < this.#planned.length) {
         signal.throwIfAborted();
         const index = next++;
         const file = this.#planned[index] as PlannedFile;
-        results[index] = await extractFile(this.#zip, file, destDir, signal);
+        results[index] = await extractFile(this.#source, file, destDir, signal, buffer);
         progress.filesDone++;
         progress.bytesDone += file.size;
         options.onProgress?.({ ...progress });
@@ -161,9 +174,10 @@ export class SkillArchive {
     return results;
   }
 
-  /** Releases the file; streams still open finish first. */
-  close(): void {
-    this.#zip.close();
+  /** Releases the file. */
+  async close(): Promise<void> {
+    this.#source.zip.close();
+    await this.#source.handle.close();
   }
 }
 
@@ -348,59 +362,112 @@ function checkNoOverlap(files: PlannedFile[]): void {
   }
 }
 
-async function extractFile(
-  zip: ZipFile,
-  file: PlannedFile,
-  destDir: string,
-  signal: AbortSignal,
-): Promise<ExtractedFile> {
-  const { entry, path: name } = file;
-  let stream;
-  try {
-    stream = await zip.openReadStreamPromise(entry);
-  } catch (err) {
-    throw readerError(err, name);
+/** Length, CRC and hash of one entry's bytes as they stream past. */
+class EntryCheck {
+  readonly #file: PlannedFile;
+  readonly #hash = createHash('sha256');
+  #size = 0;
+  #crc = 0;
+
+  constructor(file: PlannedFile) {
+    this.#file = file;
   }
-  // `wx`: the staging folder is new, so an existing file here means something is wrong.
-  const handle = await open(path.join(destDir, ...file.segments), 'wx', 0o644);
-  const hash = createHash('sha256');
-  let size = 0;
-  let crc = 0;
-  try {
-    try {
-      for await (const chunk of stream as AsyncIterable<Buffer>) {
-        signal.throwIfAborted();
-        size += chunk.length;
-        // Checked per chunk: a lying header must not expand past its declared size on disk.
-        if (size > file.size) {
-          throw new ArchiveError(
-            'LENGTH_MISMATCH',
-            `entry ${quoteName(name)} expands past its declared ${file.size} bytes`,
-            name,
-          );
-        }
-        crc = crc32(chunk, crc);
-        hash.update(chunk);
-        await writeAll(handle, chunk);
-      }
-    } catch (err) {
-      if (signal.aborted) throw signal.reason;
-      throw readerError(err, name);
-    }
-    if (size !== file.size) {
+
+  accept(chunk: Buffer): void {
+    this.#size += chunk.length;
+    // Checked per chunk: a lying header must not expand past its declared size on disk.
+    if (this.#size > this.#file.size) {
       throw new ArchiveError(
         'LENGTH_MISMATCH',
-        `entry ${quoteName(name)} holds ${size} bytes but declares ${file.size}`,
+        `entry ${quoteName(this.#file.path)} expands past its declared ${this.#file.size} bytes`,
+        this.#file.path,
+      );
+    }
+    this.#crc = crc32(chunk, this.#crc);
+    this.#hash.update(chunk);
+  }
+
+  finish(): ExtractedFile {
+    const { path: name, size } = this.#file;
+    if (this.#size !== size) {
+      throw new ArchiveError(
+        'LENGTH_MISMATCH',
+        `entry ${quoteName(name)} holds ${this.#size} bytes but declares ${size}`,
         name,
       );
     }
-    if (crc >>> 0 !== entry.crc32 >>> 0) {
+    if (this.#crc >>> 0 !== this.#file.entry.crc32 >>> 0) {
       throw new ArchiveError('CRC_MISMATCH', `entry ${quoteName(name)} fails its CRC check`, name);
     }
-    await handle.sync();
+    return { path: name, size, sha256: this.#hash.digest('hex') };
+  }
+}
+
+async function extractFile(
+  source: ArchiveSource,
+  file: PlannedFile,
+  destDir: string,
+  signal: AbortSignal,
+  buffer: Buffer,
+): Promise<ExtractedFile> {
+  // `wx`: the staging folder is new, so an existing file here means something is wrong.
+  const out = await open(path.join(destDir, ...file.segments), 'wx', 0o644);
+  try {
+    const check = new EntryCheck(file);
+    const write = async (chunk: Buffer): Promise<void> => {
+      signal.throwIfAborted();
+      check.accept(chunk);
+      await writeAll(out, chunk);
+    };
+    try {
+      if (file.entry.compressionMethod === 0) await copyStored(source, file, buffer, write);
+      else await copyDeflated(source, file, write);
+    } catch (err) {
+      if (signal.aborted) throw signal.reason;
+      throw readerError(err, file.path);
+    }
+    const extracted = check.finish();
+    await out.sync();
+    return extracted;
+  } finally {
+    await out.close();
+  }
+}
+
+/** The bulk of a Skill (images) is stored: read straight into one reused buffer. */
+async function copyStored(
+  source: ArchiveSource,
+  file: PlannedFile,
+  buffer: Buffer,
+  write: (chunk: Buffer) => Promise<void>,
+): Promise<void> {
+  // Also checks that the data lies within the file (else "overflows file bounds").
+  const { fileDataStart } = await source.zip.readLocalFileHeaderPromise(file.entry, {
+    minimal: true,
+  });
+  const end = fileDataStart + file.entry.compressedSize;
+  for (let at = fileDataStart; at < end;) {
+    const { bytesRead } = await source.handle.read(
+      buffer,
+      0,
+      Math.min(buffer.length, end - at),
+      at,
+    );
+    if (bytesRead === 0) throw new Error('unexpected EOF');
+    await write(buffer.subarray(0, bytesRead));
+    at += bytesRead;
+  }
+}
+
+async function copyDeflated(
+  source: ArchiveSource,
+  file: PlannedFile,
+  write: (chunk: Buffer) => Promise<void>,
+): Promise<void> {
+  const stream = await source.zip.openReadStreamPromise(file.entry);
+  try {
+    for await (const chunk of stream as AsyncIterable<Buffer>) await write(chunk);
   } finally {
     stream.destroy();
-    await handle.close();
   }
-  return { path: name, size, sha256: hash.digest('hex') };
 }

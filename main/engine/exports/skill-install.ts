@@ -104,7 +104,7 @@ async function install(options: InstallSkillOptions): Promise<InstalledSkill> {
     throwIfAborted(signal, err);
     throw err;
   } finally {
-    archive.close();
+    await archive.close();
   }
   await swapIn(layout, staged, skill, onProgress);
   await pruneVersions(layout, options.keepVersions);
