@@ -4,7 +4,6 @@ import { describe, expect, test } from 'vitest';
 import { PathTable, parseEntryName } from '../../main/engine/exports/entry-names.ts';
 import { ArchiveError } from '../../main/engine/exports/errors.ts';
 import type { ArchiveErrorCode } from '../../main/engine/exports/errors.ts';
-import { isSkillSyncPath } from '../../main/engine/exports/skill-layout.ts';
 
 const policy = { reservedRootNames: ['.brand-sync-manifest.json'] };
 
@@ -100,12 +99,4 @@ describe('PathTable', () => {
   ])('%j → %s', (names, code) => {
     expect(addAll(names)).toBe(code);
   });
-});
-
-test('isSkillSyncPath covers the installed Skill and its bookkeeping, whatever the case', () => {
-  expect(isSkillSyncPath('Brand Skill/SKILL.md')).toBe(true);
-  expect(isSkillSyncPath('brand skill/x.png')).toBe(true);
-  expect(isSkillSyncPath('.brand-sync-skill/versions/1-x/logo.png')).toBe(true);
-  expect(isSkillSyncPath('Logo/logo.png')).toBe(false);
-  expect(isSkillSyncPath('photos/Brand Skill/x.png')).toBe(false);
 });

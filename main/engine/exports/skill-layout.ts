@@ -6,14 +6,14 @@
 // be a NAS or an external disk while the data dir is on the system disk). Inside the brand
 // folder they also follow the brand when the user renames or moves its folder. Staging must
 // be next to `Brand Skill/` anyway, so the folder watcher has to skip one engine folder
-// whatever we choose; `isSkillSyncPath` says which paths it must skip. The name starts with
-// the engine's reserved `.brand-sync-` prefix.
+// whatever we choose: its name carries the engine's prefix, which the scanner and the
+// watcher never upload (`folders/ignore-rules.ts`), like everything under `Brand Skill/`.
 import path from 'node:path';
+import { BRAND_SKILL_DIR, ENGINE_TEMP_PREFIX } from '../folders/folder-layout.ts';
 
-export const SKILL_DIR_NAME = 'Brand Skill';
-export const INTERNAL_DIR_NAME = '.brand-sync-skill';
+export const INTERNAL_DIR_NAME = `${ENGINE_TEMP_PREFIX}skill`;
 /** Inside `Brand Skill/`, so that it is swapped together with the files it describes. */
-export const MANIFEST_NAME = '.brand-sync-manifest.json';
+export const MANIFEST_NAME = `${ENGINE_TEMP_PREFIX}manifest.json`;
 
 export interface SkillLayout {
   brandDir: string;
@@ -33,21 +33,11 @@ export function skillLayout(brandDir: string): SkillLayout {
   const internal = path.join(brandDir, INTERNAL_DIR_NAME);
   return {
     brandDir,
-    live: path.join(brandDir, SKILL_DIR_NAME),
+    live: path.join(brandDir, BRAND_SKILL_DIR),
     internal,
     staging: path.join(internal, 'staging'),
     versions: path.join(internal, 'versions'),
     trash: path.join(internal, 'trash'),
     journal: path.join(internal, 'install-journal.json'),
   };
-}
-
-/**
- * Whether a path relative to the brand folder belongs to the export sync (the installed
- * Skill or its bookkeeping): the folder watcher must neither upload nor report it.
- */
-export function isSkillSyncPath(relativePath: string): boolean {
-  // Case-insensitive: the root may be shared with a case-insensitive machine.
-  const first = (relativePath.split(/[\\/]/)[0] ?? '').normalize('NFC').toLowerCase();
-  return first === SKILL_DIR_NAME.toLowerCase() || first === INTERNAL_DIR_NAME;
 }
