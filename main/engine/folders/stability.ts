@@ -71,6 +71,8 @@ interface Pending {
   /** Bumped on each reschedule: older heap entries for this path are stale. */
   version: number;
   checking: boolean;
+  /** Next check time asked for during a check, queued when that check ends. */
+  deferredAt: number | undefined;
   /** An event arrived during a check: its result may be out of date. */
   recheck: boolean;
 }
@@ -179,6 +181,7 @@ export class StabilityTracker {
       lockedAttempts: 0,
       version: 0,
       checking: false,
+      deferredAt: undefined,
       recheck: false,
     };
     this.#pending.set(absPath, p);
@@ -199,6 +202,10 @@ export class StabilityTracker {
 
   #schedule(p: Pending, at: number): void {
     p.version++;
+    if (p.checking) {
+      p.deferredAt = at;
+      return;
+    }
     this.#heap.push({ at, absPath: p.absPath, version: p.version });
     this.#pump();
   }
@@ -211,7 +218,7 @@ export class StabilityTracker {
       if (top === undefined || top.at > now) break;
       this.#heap.pop();
       const p = this.#pending.get(top.absPath);
-      if (p === undefined || p.version !== top.version || p.checking) continue;
+      if (p === undefined || p.version !== top.version) continue;
       void this.#check(p);
     }
     if (this.#timer !== undefined) this.#opts.clock.clearTimeout(this.#timer);
@@ -237,7 +244,10 @@ export class StabilityTracker {
     } finally {
       p.checking = false;
       this.#running--;
-      this.#pump();
+      const at = p.deferredAt;
+      p.deferredAt = undefined;
+      if (at !== undefined && this.#pending.get(p.absPath) === p) this.#schedule(p, at);
+      else this.#pump();
     }
   }
 
