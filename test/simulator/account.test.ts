@@ -1,6 +1,8 @@
 // Credits, workspaces, account, and staged uploads (GAPS.md).
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { expectError, Sim, start } from './helpers.ts';
+import type { Sim } from './helpers.ts';
+import { expectError, start } from './helpers.ts';
+import type { Json } from './helpers.ts';
 
 let s: Sim;
 beforeEach(async () => {
@@ -86,15 +88,15 @@ describe('staged uploads', () => {
     });
     const short = await fetch(st.body.data.uploadUrl, { method: 'PUT', body: Buffer.alloc(5) });
     expect(short.status).toBe(400);
-    expect((await short.json()).error.code).toBe('SIZE_MISMATCH');
+    expect(((await short.json()) as Json).error.code).toBe('SIZE_MISMATCH');
     const wrong = await fetch(st.body.data.uploadUrl.replace(/\/[^/]+$/, '/wrong'), {
       method: 'PUT',
       body: Buffer.alloc(10),
     });
-    expect((await wrong.json()).error.code).toBe('INVALID_UPLOAD_TOKEN');
+    expect(((await wrong.json()) as Json).error.code).toBe('INVALID_UPLOAD_TOKEN');
     await s.advance(60 * 60_000);
     const late = await fetch(st.body.data.uploadUrl, { method: 'PUT', body: Buffer.alloc(10) });
-    expect((await late.json()).error.code).toBe('INVALID_UPLOAD_TOKEN');
+    expect(((await late.json()) as Json).error.code).toBe('INVALID_UPLOAD_TOKEN');
     expectError(
       await s.post('/uploads', { fileName: 'big', mimeType: 'x', size: 100 * 1024 * 1024 + 1 }),
       400,

@@ -1,6 +1,8 @@
 // Authentication, bans and the error envelope on every endpoint.
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { expectError, png, Sim, start } from './helpers.ts';
+import type { Sim } from './helpers.ts';
+import { expectError, png, start } from './helpers.ts';
+import type { Json } from './helpers.ts';
 
 const U = '00000000-0000-4000-8000-000000000001';
 // Every authenticated endpoint of the document and of GAPS.md.
@@ -118,7 +120,7 @@ describe('error envelope', () => {
       headers: { 'x-api-key': 'test-key', 'content-type': 'application/json' },
       body: '{"sources": [',
     });
-    const body = await r.json();
+    const body = (await r.json()) as Json;
     expect(r.status).toBe(400);
     expect(body.error).toMatchObject({ code: 'BAD_REQUEST', status: 400 });
   });

@@ -1,7 +1,8 @@
 // The beta flow: pending → processing → completed (with its ZIP) | failed, the limits of
 // POST /brand-skills, delete, and the 500 INTERNAL_ERROR on demand.
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { expectError, Sim, start } from './helpers.ts';
+import type { Sim } from './helpers.ts';
+import { expectError, start } from './helpers.ts';
 
 let s: Sim;
 beforeEach(async () => {
@@ -65,7 +66,7 @@ describe('beta Brand Skill state machine', () => {
   test('wait=true holds until completed', async () => {
     const r = await s.post('/brand-skills', { sources: [site] });
     const pending = s.get(`/brand-skills/${r.body.data.id}`, { query: { wait: 'true' } });
-    await new Promise((x) => setTimeout(x, 30));
+    await s.held('GET /v1/brand-skills/{id}');
     await s.advance(2_000);
     await s.advance(30_000);
     expect((await pending).body.data.status).toBe('completed');

@@ -1,7 +1,8 @@
 // Brands: creation, analyzing → ready | failed (both groups of failure codes), idempotency,
 // long-poll, list with cursors, delete, duplicates, logo re-analysis.
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { expectError, png, Sim, start, svg, tick } from './helpers.ts';
+import type { Sim } from './helpers.ts';
+import { expectError, png, start, svg } from './helpers.ts';
 
 let s: Sim;
 beforeEach(async () => {
@@ -200,7 +201,7 @@ describe('long-poll GET /brands/{id}?wait=true', () => {
       done = true;
       return r;
     });
-    await tick(50);
+    await s.held('GET /v1/brands/{id}');
     expect(done).toBe(false);
     await s.advance(30_000);
     const r = await pending;
@@ -210,7 +211,7 @@ describe('long-poll GET /brands/{id}?wait=true', () => {
   test('a wait that times out answers the current brand, not an error', async () => {
     const id = await s.createBrand();
     const pending = s.get(`/brands/${id}`, { query: { wait: 1, timeout: 5 } });
-    await tick(30);
+    await s.held('GET /v1/brands/{id}');
     await s.advance(5_000);
     const r = await pending;
     expect(r.status).toBe(200);

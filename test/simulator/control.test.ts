@@ -2,12 +2,13 @@
 // the simulated clock.
 import { afterEach, describe, expect, test } from 'vitest';
 import { SimClock } from '../../simulator/clock.ts';
-import { expectError, png, Sim, start } from './helpers.ts';
+import type { Json, Sim } from './helpers.ts';
+import { expectError, png, start } from './helpers.ts';
 
 let s: Sim | undefined;
 afterEach(() => s?.close());
 
-async function ctl(sim: Sim, op: string, args?: unknown): Promise<{ status: number; body: any }> {
+async function ctl(sim: Sim, op: string, args?: unknown): Promise<{ status: number; body: Json }> {
   const r = await fetch(`${sim.sim.origin}/_control/${op}`, {
     method: 'POST',
     ...(args === undefined
@@ -41,8 +42,8 @@ describe('control over HTTP', () => {
     );
     await ctl(s, 'setCredits', [null, { balance: 9 }]);
     expect((await s.get('/credits')).body.data.balance).toBe(9);
-    const log = await fetch(`${s.sim.origin}/_control/log?route=GET%20/v1/credits`).then((r) =>
-      r.json(),
+    const log = await fetch(`${s.sim.origin}/_control/log?route=GET%20/v1/credits`).then(
+      (r) => r.json() as Promise<Json>,
     );
     expect(log.data).toHaveLength(1);
     expect(log.data[0]).toMatchObject({
@@ -82,8 +83,8 @@ describe('control over HTTP', () => {
     expect((await s.call('POST', tok.url, { key: null, body: s.uploadForm(png()) })).status).toBe(
       200,
     );
-    const uploads = await fetch(`${s.sim.origin}/_control/uploads?brandId=${brand.id}`).then((r) =>
-      r.json(),
+    const uploads = await fetch(`${s.sim.origin}/_control/uploads?brandId=${brand.id}`).then(
+      (r) => r.json() as Promise<Json>,
     );
     expect(uploads.data).toEqual([expect.objectContaining({ received: 1 })]);
   });

@@ -2,7 +2,8 @@
 // becomes the active skill), stale (409 BRAND_EDIT_STALE with activeSkillId), discard, and
 // 409 BRAND_EDIT_STATE_CONFLICT with {editId, status}.
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { expectError, png, Sim, start } from './helpers.ts';
+import type { Sim } from './helpers.ts';
+import { expectError, png, start } from './helpers.ts';
 
 let s: Sim;
 let brand: { id: string; skillId: string };
@@ -143,7 +144,7 @@ describe('listing and waiting', () => {
   test('GET edit with wait=true waits while preparing', async () => {
     const e = s.control.seedEdit({ brandId: brand.id });
     const pending = s.get(`/brands/${brand.id}/edits/${e.id}`, { query: { wait: 'true' } });
-    await new Promise((x) => setTimeout(x, 30));
+    await s.held('GET /v1/brands/{id}/edits/{editId}');
     await s.advance(15_000);
     expect((await pending).body.data.status).toBe('awaiting_approval');
   });

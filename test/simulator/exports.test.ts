@@ -2,7 +2,8 @@
 // ZIPs with nested folders behind a download URL that honours Range.
 import yauzl from 'yauzl';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { expectError, Sim, start } from './helpers.ts';
+import type { Sim } from './helpers.ts';
+import { expectError, start } from './helpers.ts';
 
 let s: Sim;
 beforeEach(async () => {
@@ -147,7 +148,7 @@ describe('export state machine', () => {
     const b = await s.readyBrand();
     await s.post(`/brands/${b.id}/exports`);
     const pending = s.get(`/brands/${b.id}/exports/${b.skillId}`, { query: { wait: 'true' } });
-    await new Promise((r) => setTimeout(r, 30));
+    await s.held('GET /v1/brands/{id}/exports/{skillId}');
     await s.advance(5_000);
     expect((await pending).body.data.status).toBe('ready');
   });

@@ -4,7 +4,8 @@
 import http from 'node:http';
 import { afterEach, describe, expect, test } from 'vitest';
 import { FaultSpecError, parseFaultSpec, startSimulator } from '../../simulator/index.ts';
-import { Sim, start } from './helpers.ts';
+import type { Sim } from './helpers.ts';
+import { start } from './helpers.ts';
 
 let s: Sim | undefined;
 afterEach(() => s?.close());

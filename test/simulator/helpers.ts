@@ -6,12 +6,16 @@ import { solidPng } from '../../simulator/png.ts';
 
 export const KEY = 'test-key';
 
+/** Parsed JSON of an answer; the assertions check its shape. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type Json = any;
+
 export async function start(opts: SimulatorOptions = {}): Promise<Sim> {
   const sim = await startSimulator({ manualClock: true, rateLimit: false, ...opts });
   return new Sim(sim);
 }
 
-export interface Res<T = any> {
+export interface Res<T = Json> {
   status: number;
   headers: Headers;
   body: T;
@@ -41,11 +45,11 @@ export class Sim {
     return this.sim.close();
   }
 
-  async call<T = any>(method: string, path: string, opts: CallOpts = {}): Promise<Res<T>> {
+  async call<T = Json>(method: string, path: string, opts: CallOpts = {}): Promise<Res<T>> {
     const headers: Record<string, string> = { ...opts.headers };
     const key = opts.key === undefined ? KEY : opts.key;
     if (key !== null) headers['x-api-key'] ??= key;
-    let body: BodyInit | undefined;
+    let body: RequestInit['body'];
     if (opts.body instanceof FormData) body = opts.body;
     else if (opts.body !== undefined) {
       body = JSON.stringify(opts.body);
@@ -55,19 +59,19 @@ export class Sim {
     for (const [k, v] of Object.entries(opts.query ?? {})) url.searchParams.set(k, String(v));
     const r = await fetch(url, { method, headers, body, redirect: 'manual' });
     const text = await r.text();
-    let parsed: unknown = undefined;
+    let parsed: unknown;
     try {
       parsed = JSON.parse(text);
     } catch {
-      parsed = undefined;
+      // not JSON (a 502 page, a malformed body): body stays undefined
     }
     return { status: r.status, headers: r.headers, body: parsed as T, text };
   }
 
-  get<T = any>(path: string, opts?: CallOpts) {
+  get<T = Json>(path: string, opts?: CallOpts) {
     return this.call<T>('GET', path, opts);
   }
-  post<T = any>(path: string, body?: unknown, opts: CallOpts = {}) {
+  post<T = Json>(path: string, body?: unknown, opts: CallOpts = {}) {
     return this.call<T>('POST', path, { ...opts, body });
   }
 
@@ -84,6 +88,18 @@ export class Sim {
   async readyBrand(name = 'Acme'): Promise<{ id: string; skillId: string }> {
     const b = await this.control.seedBrand({ name });
     return { id: b.id, skillId: b.skillId as string };
+  }
+
+  /** Resolves once a request to route is being held by the simulator (a long-poll in progress). */
+  async held(route: string, count = 1): Promise<void> {
+    for (let i = 0; i < 1000; i++) {
+      const waiting = this.control
+        .log({ route })
+        .filter((e) => e.outcome === 'processed' && e.status === null);
+      if (waiting.length >= count) return;
+      await tick(5);
+    }
+    throw new Error(`no request to ${route} is being held`);
   }
 
   /** Moves the simulated clock and lets the event loop deliver what became due. */

@@ -2,19 +2,8 @@
 // unknown brand session), signed upload tokens, remote uploads, GET /images/{id} with wait,
 // and the image edit with its credits, entitlements and content_safety failure.
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import {
-  avif,
-  expectError,
-  gif,
-  jpeg,
-  png,
-  pngOfSize,
-  Sim,
-  start,
-  svg,
-  tick,
-  webp,
-} from './helpers.ts';
+import type { Sim } from './helpers.ts';
+import { avif, expectError, gif, jpeg, png, pngOfSize, start, svg, tick, webp } from './helpers.ts';
 
 let s: Sim;
 let brand: { id: string; skillId: string };
@@ -348,10 +337,11 @@ describe('image edit and GET /images/{id}', () => {
         answered = true;
         return x;
       });
-    await tick(30);
+    await s.held('GET /v1/images/{id}');
     await s.advance(5_000);
     await tick(30);
     expect(answered).toBe(false); // generating is not terminal
+    await s.held('GET /v1/images/{id}');
     await s.advance(5_000);
     expect((await pending).body.data.status).toBe('completed');
     expectError(
@@ -376,9 +366,10 @@ describe('image edit and GET /images/{id}', () => {
     s.control.setDurations({ imageMs: 1_000_000 });
     const img2 = await edit(await subject(), {});
     const pending = s.get(`/images/${img2.body.data.id}`, { query: { wait: 'true' } });
-    await tick(30);
+    await s.held('GET /v1/images/{id}');
     await s.advance(119_000);
     await tick(30);
+    await s.held('GET /v1/images/{id}'); // still held after 119 s
     await s.advance(1_000);
     expect((await pending).body.data.status).toBe('pending');
     expect(r.status).toBe(200);

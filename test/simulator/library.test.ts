@@ -1,7 +1,8 @@
 // The Library: most-recently-added order, type filter, page size, opaque cursors that stay
 // valid while items are added, hasMore, bulk seeding, media fields, GET /videos/{id}.
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { expectError, png, Sim, start } from './helpers.ts';
+import type { Sim } from './helpers.ts';
+import { expectError, png, start } from './helpers.ts';
 
 let s: Sim;
 beforeEach(async () => {

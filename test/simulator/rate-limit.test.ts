@@ -1,7 +1,8 @@
 // Rate limiting per API key in a sliding window, with 429 TOO_MANY_REQUESTS and Retry-After.
 import { afterEach, describe, expect, test } from 'vitest';
 import { SlidingWindowLimiter } from '../../simulator/rate-limit.ts';
-import { expectError, Sim, start } from './helpers.ts';
+import type { Sim } from './helpers.ts';
+import { expectError, start } from './helpers.ts';
 
 let s: Sim | undefined;
 afterEach(() => s?.close());
