@@ -57,7 +57,10 @@ class FakeFs {
   statCalls = 0;
   inFlight = 0;
   maxInFlight = 0;
-  constructor(private readonly clock: FakeClock) {}
+  readonly clock: FakeClock;
+  constructor(clock: FakeClock) {
+    this.clock = clock;
+  }
   write(p: string, size: number): void {
     const prev = this.files.get(p);
     this.files.set(p, {
