@@ -57,8 +57,8 @@ export interface CallSpec<S extends z.ZodType | null> {
   path: string;
   query?: Record<string, string | number | boolean | null | undefined>;
   json?: unknown;
-  /** A fresh body per send (a stream or FormData cannot be sent twice). */
-  body?: () => Promise<BodyInit> | BodyInit;
+  /** A fresh body per send (a stream cannot be sent twice), with its own headers (length, type). */
+  body?: () => Promise<FreshBody> | FreshBody;
   headers?: Record<string, string>;
   /** false for the signed upload endpoints: the path token is the credential. */
   auth?: boolean;
@@ -82,7 +82,10 @@ export interface CallSpec<S extends z.ZodType | null> {
   resolveAfterUncertain?: (error: ApiError) => { value: Output<S> } | undefined;
 }
 
-type BodyInit = FormData | Uint8Array | string | NodeJS.ReadableStream;
+export interface FreshBody {
+  body: Uint8Array | string | NodeJS.ReadableStream;
+  headers?: Record<string, string>;
+}
 export type Output<S> = S extends z.ZodType ? z.output<S> : undefined;
 
 export interface HttpOptions {
@@ -206,14 +209,16 @@ export function createHttp(options: HttpOptions): Http {
     const timeout = spec.transfer
       ? { lookup: 10_000, connect: 15_000, socket: timeoutMs, response: timeoutMs }
       : { request: timeoutMs + (spec.extraTimeoutMs ?? 0) };
+    // Outside the try: a local problem with the body (file gone) is the body's own ApiError.
+    const fresh = spec.body ? await spec.body() : undefined;
     let response: GotResponse<Uint8Array>;
     try {
-      const body = spec.body ? await spec.body() : undefined;
+      if (fresh?.headers) Object.assign(headers, fresh.headers);
       const promise = instance(url, {
         method: spec.method,
         headers,
         ...(spec.json !== undefined ? { json: spec.json } : {}),
-        ...(body !== undefined ? { body: body as never } : {}),
+        ...(fresh !== undefined ? { body: fresh.body as never } : {}),
         timeout,
         ...(signal ? { signal } : {}),
       });
@@ -244,6 +249,16 @@ export function createHttp(options: HttpOptions): Http {
       typeof (error as { code?: unknown })?.code === 'string'
         ? (error as { code: string }).code
         : '';
+    if (code === 'FILE_CHANGED') {
+      // The local file changed mid-send: a retry now would race the writer again.
+      return new ApiError({
+        kind: 'client',
+        code,
+        status: 0,
+        message: `${spec.endpoint}: the file changed while it was being sent.`,
+        endpoint: spec.endpoint,
+      });
+    }
     const timeoutEvent = (error as { event?: unknown })?.event;
     const isTimeout = code === 'ETIMEDOUT' && typeof timeoutEvent === 'string';
     const notSent =

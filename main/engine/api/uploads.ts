@@ -3,13 +3,14 @@
 import fs from 'node:fs';
 import { fileTypeFromFile } from 'file-type';
 import { MAX_UPLOAD_BYTES, MULTIPART_FILE_FIELD, STAGING_PATH } from './assumed.ts';
+import { multipartFileBody, rawFileBody } from './file-body.ts';
 import { seg, type Http, type ResendRule, type UploadProgress } from './http.ts';
 import { invalidInput, requireHttpUrl, requireLength, requireUuid } from './input.ts';
 import { ImageUploadResult, LogoUpdate, StagedUpload } from './schemas.ts';
 import type { CallOptions } from './brands.ts';
 
 export interface UploadOptions extends CallOptions {
-  /** Bytes of the file sent so far, of its size. */
+  /** Bytes of the request sent so far, of its length. */
   onProgress?: (progress: UploadProgress) => void;
 }
 
@@ -58,25 +59,10 @@ async function prepareFile(
   return { path: file.path, fileName, mimeType, size };
 }
 
-/** A fresh multipart body per send: the file is streamed from disk, never read whole. */
-function multipart(file: ReadyFile, fields: Record<string, string> = {}): () => Promise<FormData> {
-  return async () => {
-    const form = new FormData();
-    for (const [name, value] of Object.entries(fields)) form.append(name, value);
-    const blob = await fs.openAsBlob(file.path, { type: file.mimeType });
-    form.append(MULTIPART_FILE_FIELD, blob, file.fileName);
-    return form;
-  };
-}
-
-/** Progress of the multipart body, reported against the file's size. */
-function fileProgress(
-  file: ReadyFile,
-  options: UploadOptions,
-): ((p: UploadProgress) => void) | undefined {
+/** Progress of the request body (the file plus a few hundred bytes of multipart framing). */
+function progressOf(options: UploadOptions): ((p: UploadProgress) => void) | undefined {
   const report = options.onProgress;
-  if (!report) return undefined;
-  return (p) => report({ transferred: Math.min(p.transferred, file.size), total: file.size });
+  return report ? (p) => report({ transferred: p.transferred, total: p.total }) : undefined;
 }
 
 async function sendFile<T extends typeof ImageUploadResult | typeof LogoUpdate>(
@@ -99,11 +85,11 @@ async function sendFile<T extends typeof ImageUploadResult | typeof LogoUpdate>(
     endpoint: spec.endpoint,
     path: spec.path,
     auth: spec.auth,
-    body: multipart(file, spec.fields),
+    body: multipartFileBody(file, MULTIPART_FILE_FIELD, spec.fields ?? {}, spec.endpoint),
     schema: spec.schema,
     resend: spec.resend,
     transfer: true,
-    onUploadProgress: fileProgress(file, options),
+    onUploadProgress: progressOf(options),
     signal: options.signal,
   });
 }
@@ -271,12 +257,11 @@ export async function stageFile(
     path: target.toString(),
     // The key goes only to the service's own origin, never to a storage host.
     auth: target.origin === http.origin,
-    headers: { 'content-type': file.mimeType, 'content-length': String(file.size) },
-    body: () => fs.createReadStream(file.path),
+    body: rawFileBody(file, 'PUT {uploadUrl}'),
     schema: null,
     resend: 'resend',
     transfer: true,
-    onUploadProgress: fileProgress(file, options),
+    onUploadProgress: progressOf(options),
     signal: options.signal,
   });
   return staged;
