@@ -10,6 +10,8 @@
 //   SETTING := KIND '=' PROBABILITY     probability 0-1 per request
 //            | 'latency=' MS ['-' MS]   added real delay before the request is handled
 //            | 'retry-after=' SECONDS   Retry-After of injected 429s (default 1)
+//            | 'burst=' N               an injected 429 comes as a burst: the next N-1 requests
+//                                       to the same route get the same 429 (default 1)
 //
 //   KIND    := reset-before   socket destroyed before the handler ran (nothing changed)
 //            | 5xx            500/502/503 before the handler ran (502 has an HTML body)
@@ -47,6 +49,7 @@ export interface FaultSettings {
   probabilities: Partial<Record<FaultKind, number>>;
   latency?: [number, number];
   retryAfterS?: number;
+  burst?: number;
 }
 
 export interface FaultRule {
@@ -98,6 +101,12 @@ export function parseFaultSpec(spec: string): FaultRule[] {
         const hi = lm[2] === undefined ? lo : Number(lm[2]);
         if (hi < lo) throw new FaultSpecError(`${where}: latency range ${lo}-${hi} is reversed`);
         settings.latency = [lo, hi];
+      } else if (name === 'burst') {
+        if (!/^[1-9]\d*$/.test(value))
+          throw new FaultSpecError(
+            `${where}: burst must be a whole number of requests ≥ 1, got "${value}"`,
+          );
+        settings.burst = Number(value);
       } else if (name === 'retry-after') {
         if (!/^\d+$/.test(value))
           throw new FaultSpecError(`${where}: retry-after must be whole seconds, got "${value}"`);
@@ -113,7 +122,7 @@ export function parseFaultSpec(spec: string): FaultRule[] {
         sum += p;
       } else {
         throw new FaultSpecError(
-          `${where}: unknown setting "${name}"; known: ${FAULT_KINDS.join(', ')}, latency, retry-after`,
+          `${where}: unknown setting "${name}"; known: ${FAULT_KINDS.join(', ')}, latency, retry-after, burst`,
         );
       }
     }
@@ -185,6 +194,7 @@ export class FaultInjector {
     const forced = this.#next.find((n) => matches(n.method, n.path, method, target));
     let latencyMs = 0;
     let retryAfterS = 1;
+    let burst = 1;
     const probabilities: Partial<Record<FaultKind, number>> = {};
     for (const rule of this.#rules) {
       if (!matches(rule.method, rule.path, method, target)) continue;
@@ -194,6 +204,7 @@ export class FaultInjector {
         latencyMs = lo + Math.floor(this.#rng.next() * (hi - lo + 1));
       }
       if (rule.settings.retryAfterS !== undefined) retryAfterS = rule.settings.retryAfterS;
+      if (rule.settings.burst !== undefined) burst = rule.settings.burst;
     }
     if (forced) {
       forced.remaining--;
@@ -211,6 +222,9 @@ export class FaultInjector {
           break;
         }
       }
+    }
+    if ((kind === '429' || kind === '429-no-retry-after') && burst > 1) {
+      this.#next.push({ method, path: target, kind, remaining: burst - 1 });
     }
     return { kind, latencyMs, retryAfterS };
   }

@@ -84,6 +84,7 @@ describe('spec grammar', () => {
     ['5xx', /NAME=VALUE/],
     ['POST /v1/brands', /scope must be followed by ':'/],
     ['retry-after=1.5', /whole seconds/],
+    ['burst=0', /burst must be/],
   ])('"%s" is rejected with a clear message', (spec, message) => {
     expect(() => parseFaultSpec(spec)).toThrow(FaultSpecError);
     expect(() => parseFaultSpec(spec)).toThrow(message);
@@ -172,6 +173,25 @@ describe('each fault kind', () => {
       ['429', 3],
       ['429-no-retry-after', null],
     ]);
+  });
+
+  test('429 bursts: one drawn 429 is followed by burst-1 more on the same route', async () => {
+    s = await start({ seed: 3, faults: 'GET /v1/credits:429=0.2,burst=3,retry-after=2' });
+    const statuses: number[] = [];
+    for (let i = 0; i < 40; i++) statuses.push((await s.get('/credits')).status);
+    const runs = statuses
+      .join(',')
+      .split('200')
+      .filter((x) => x.includes('429'));
+    expect(runs.length).toBeGreaterThan(0);
+    // Every run of 429s is a whole number of bursts of 3 (a burst may start right after another).
+    for (const run of runs) expect(run.split(',').filter((x) => x === '429').length % 3).toBe(0);
+    expect(
+      s.control
+        .log()
+        .filter((e) => e.status === 429)
+        .every((e) => e.retryAfter === 2),
+    ).toBe(true);
   });
 
   test('truncate: Content-Length promises more than arrives, then the connection breaks', async () => {
