@@ -112,7 +112,6 @@ describe('decideOnHash', () => {
       decideOnHash({ relPath: 'photo.png', pathKey: 'photo.png', sha256: SHA_A }, [twin, atPath]),
     ).toEqual({ action: 'record-as-already-uploaded', source: atPath });
   });
-  });
 
   it('follows an upload of the same bytes that is under way, instead of uploading twice', () => {
     const queued = record({ state: 'waiting', imageId: null });
