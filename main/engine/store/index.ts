@@ -23,7 +23,7 @@ export type {
 } from './files-repo.ts';
 export { normalizeRelPath, pathKey } from './path-key.ts';
 export { jobStates, activeJobStates } from './jobs-repo.ts';
-export type { JobRecord, JobState, JobError, NewJob } from './jobs-repo.ts';
+export type { JobRecord, JobState, JobError, NewJob, QueueOwner } from './jobs-repo.ts';
 export type {
   LibraryItem,
   LibraryItemInput,

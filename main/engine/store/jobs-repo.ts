@@ -180,26 +180,29 @@ export class JobsRepo {
     return row === undefined ? undefined : toJob(row);
   }
 
-  /** Extends the lease; false when it is no longer ours. Progress rides along (not worth its own write). */
+  /**
+   * Extends the lease. 'lost': it is no longer ours; 'cancel-requested': someone asked to
+   * cancel the job (possibly from another process). Progress rides along (not worth its own write).
+   */
   renewLease(
     id: number,
     owner: string,
     leaseUntil: number,
     progress: { done: number; total: number | null } | null,
-  ): boolean {
-    return (
-      this.db.run(
-        `UPDATE jobs SET lease_expires_at = @lease, progress_done = @done, progress_total = @total
-         WHERE id = @id AND ${running}`,
-        {
-          lease: leaseUntil,
-          id,
-          owner,
-          done: progress?.done ?? null,
-          total: progress?.total ?? null,
-        },
-      ).changes > 0
+  ): 'ok' | 'lost' | 'cancel-requested' {
+    const row = this.db.runGet<{ cancel_requested: number }>(
+      `UPDATE jobs SET lease_expires_at = @lease, progress_done = @done, progress_total = @total
+       WHERE id = @id AND ${running} RETURNING cancel_requested`,
+      {
+        lease: leaseUntil,
+        id,
+        owner,
+        done: progress?.done ?? null,
+        total: progress?.total ?? null,
+      },
     );
+    if (row === undefined) return 'lost';
+    return row.cancel_requested === 1 ? 'cancel-requested' : 'ok';
   }
 
   /** Merges facts into the job (JSON merge patch: null removes a fact); false when the lease is lost. */
