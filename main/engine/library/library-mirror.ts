@@ -1,0 +1,172 @@
+// Keeps each brand's Library mirrored in the store, page by page (never the whole Library
+// in memory).
+//
+// - A full pass reads every page; at its end, items it did not see left the Library.
+// - A refresh reads from the newest item and stops at the first page whose items were all
+//   mirrored by a sync that *completed*: an unchanged Library costs one request. Items
+//   written by a sync that crashed half-way do not count as known, so a crash between two
+//   pages of new items cannot hide the second page from the next refresh.
+// - A refresh that reaches the end of the list saw everything: it counts as a full pass.
+import type { LibraryItemInput, Store } from '../store/index.ts';
+import { libraryFullPassIntervalSetting } from '../store/index.ts';
+import type { LibraryPageSource } from './library-page-source.ts';
+import { toLibraryItem } from './media-item.ts';
+import { MirrorError } from './mirror-error.ts';
+
+export type MirrorMode = 'auto' | 'full' | 'refresh';
+
+export interface MirrorOptions {
+  mode?: MirrorMode;
+  signal?: AbortSignal;
+  /** Items read so far (the total is unknown until the end). */
+  onProgress?: (itemsRead: number) => void;
+}
+
+export interface MirrorResult {
+  brandId: string;
+  mode: 'full' | 'refresh';
+  /** Whether the whole Library was read (removals were then detected). */
+  fullPass: boolean;
+  requests: number;
+  itemsRead: number;
+  inserted: number;
+  updated: number;
+  unchanged: number;
+  removed: number;
+  /** Items without a usable ID (skipped). */
+  invalid: number;
+}
+
+export interface LibraryMirrorOptions {
+  store: Store;
+  source: LibraryPageSource;
+  /** Items per request (1-100; default 100, the service's maximum). */
+  pageSize?: number;
+  now?: () => number;
+}
+
+export const librarySyncScope = 'library';
+
+export class LibraryMirror {
+  private readonly store: Store;
+  private readonly source: LibraryPageSource;
+  private readonly pageSize: number;
+  private readonly now: () => number;
+
+  constructor(options: LibraryMirrorOptions) {
+    const pageSize = options.pageSize ?? 100;
+    if (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > 100) {
+      throw new MirrorError('INVALID_OPTION', `Library page size must be 1-100 (got ${pageSize}).`);
+    }
+    this.store = options.store;
+    this.source = options.source;
+    this.pageSize = pageSize;
+    this.now = options.now ?? options.store.now;
+  }
+
+  /** 'full' when the brand never had a complete full pass or the last one is older than the setting. */
+  modeFor(brandId: string): 'full' | 'refresh' {
+    const state = this.store.syncState.get(librarySyncScope, brandId);
+    if (state.fullPassSeq === null || state.lastFullPassAt === null) return 'full';
+    const interval = this.store.settings.read(libraryFullPassIntervalSetting);
+    return this.now() - state.lastFullPassAt >= interval ? 'full' : 'refresh';
+  }
+
+  async syncBrand(brandId: string, options: MirrorOptions = {}): Promise<MirrorResult> {
+    const requested = options.mode ?? 'auto';
+    const mode = requested === 'auto' ? this.modeFor(brandId) : requested;
+    const trustedSeq = this.store.syncState.get(librarySyncScope, brandId).completedSeq;
+    const seq = this.store.syncState.begin(librarySyncScope, brandId, this.now());
+    const result: MirrorResult = {
+      brandId,
+      mode,
+      fullPass: false,
+      requests: 0,
+      itemsRead: 0,
+      inserted: 0,
+      updated: 0,
+      unchanged: 0,
+      removed: 0,
+      invalid: 0,
+    };
+    try {
+      let cursor: string | undefined;
+      const seen = new Set<string>();
+      for (;;) {
+        options.signal?.throwIfAborted();
+        const page = await this.source.listLibraryPage(
+          brandId,
+          { limit: this.pageSize, ...(cursor === undefined ? {} : { cursor }) },
+          options.signal === undefined ? {} : { signal: options.signal },
+        );
+        result.requests++;
+        const items: LibraryItemInput[] = [];
+        for (const raw of page.items) {
+          const item = toLibraryItem(raw);
+          if (item === null) result.invalid++;
+          else items.push(item);
+        }
+        const stored = this.store.library.upsertPage(
+          brandId,
+          items,
+          { seq, trustedSeq },
+          this.now(),
+        );
+        result.itemsRead += page.items.length;
+        result.inserted += stored.inserted;
+        result.updated += stored.updated;
+        result.unchanged += stored.unchanged;
+        options.onProgress?.(result.itemsRead);
+        if (mode === 'refresh' && items.length > 0 && stored.trustedKnown === items.length) break;
+        if (!page.hasMore) {
+          result.fullPass = true;
+          break;
+        }
+        const next = page.nextCursor;
+        if (typeof next !== 'string' || next === '') {
+          throw new MirrorError(
+            'BROKEN_PAGING',
+            'The service said the Library has more items but gave no cursor.',
+          );
+        }
+        // Only the cursors are kept, not the items: a million-item Library holds 10,000 strings.
+        if (seen.has(next)) {
+          throw new MirrorError(
+            'BROKEN_PAGING',
+            'The service handed out the same Library cursor twice.',
+          );
+        }
+        seen.add(next);
+        cursor = next;
+      }
+      const at = this.now();
+      this.store.transaction(() => {
+        if (result.fullPass)
+          result.removed = this.store.library.markUnseenRemoved(brandId, seq, at);
+        this.store.syncState.complete(
+          librarySyncScope,
+          brandId,
+          seq,
+          { fullPass: result.fullPass },
+          at,
+        );
+      });
+      return result;
+    } catch (error) {
+      try {
+        this.store.syncState.fail(librarySyncScope, brandId, describe(error), this.now());
+      } catch {
+        // The store itself is failing; the original error says more.
+      }
+      throw error;
+    }
+  }
+}
+
+function describe(error: unknown): { code: string; message: string } {
+  const code = (error as { code?: unknown } | null)?.code;
+  return {
+    code: typeof code === 'string' ? code : 'ERROR',
+    message: error instanceof Error ? error.message : String(error),
+  };
+}

@@ -1,0 +1,17 @@
+// Failures of the Library mirror and the media cache that are not service errors.
+
+export type MirrorErrorCode =
+  | 'INVALID_OPTION'
+  | 'BROKEN_PAGING' // the service's paging contradicts itself (more pages, no cursor; a cursor twice)
+  | 'ITEM_NOT_FOUND' // no such item in the mirror
+  | 'NOT_CACHEABLE'; // the item has no URL or is not an image
+
+export class MirrorError extends Error {
+  readonly code: MirrorErrorCode;
+
+  constructor(code: MirrorErrorCode, message: string) {
+    super(message);
+    this.name = 'MirrorError';
+    this.code = code;
+  }
+}
