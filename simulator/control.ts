@@ -6,8 +6,7 @@ import { SimError } from './errors.ts';
 import type { FaultKind } from './faults.ts';
 import type { BulkSpec } from './library.ts';
 import { MIME_BY_TYPE } from './library.ts';
-import type { ImageRec } from './model.ts';
-import { SlidingWindowLimiter } from './rate-limit.ts';
+import { createLimiter } from './rate-limit.ts';
 import type { RateLimitOptions } from './rate-limit.ts';
 import type { LogEntry } from './request-log.ts';
 import type { Durations } from './state.ts';
@@ -62,9 +61,19 @@ export class SimulatorControl {
     };
   }
 
-  /** Moves the simulated clock (same as clock.advance). */
-  advance(ms: number): void {
+  /**
+   * Moves the simulated clock (as clock.advance) and resolves once the work those timers started
+   * has finished (an export's ZIP is built asynchronously): after `await advance(ms)` every
+   * resource due by then shows its new status.
+   */
+  advance(ms: number): Promise<void> {
     this.#ctx.state.clock.advance(ms);
+    return this.#ctx.state.settle();
+  }
+
+  /** Resolves once asynchronous work in progress (ZIP building) has finished. */
+  settle(): Promise<void> {
+    return this.#ctx.state.settle();
   }
 
   // --- seeding ---
@@ -139,33 +148,10 @@ export class SimulatorControl {
         addedAt: now,
         content,
       });
-      if (type === 'image') {
-        const image: ImageRec = {
-          id,
-          source: item.source ?? 'uploaded',
-          status: 'completed',
-          failureReason: null,
-          prompt: null,
-          description: item.description ?? null,
-          aspectRatio: '16:9',
-          width: item.width ?? 1600,
-          height: item.height ?? 900,
-          actionType: item.source === 'generated' ? 'generation' : 'upload',
-          variantGroupId: id,
-          brandId,
-          workspaceId: state.brands.get(brandId)?.workspaceId ?? null,
-          mimeType,
-          model: null,
-          imageSize: null,
-          createdAt: now,
-          content,
-        };
-        state.images.set(id, image);
-      }
       ids.push(id);
     }
     if (input.bulk) state.media.addBulk(brandId, input.bulk, state.now());
-    return { ids, size: state.media.size(brandId) };
+    return { ids, size: state.media.headSeq(brandId) };
   }
 
   /** A Brand Edit of a ready brand, in any state (default preparing). */
@@ -331,13 +317,7 @@ export class SimulatorControl {
   /** Replaces the rate limit (false: none). */
   setRateLimit(opts: RateLimitOptions | false): void {
     const { state } = this.#ctx;
-    this.#ctx.limiter =
-      opts === false
-        ? null
-        : new SlidingWindowLimiter(
-            opts,
-            opts.clock === 'simulated' ? () => state.clock.now() : () => Date.now(),
-          );
+    this.#ctx.limiter = opts === false ? null : createLimiter(opts, () => state.clock.now());
   }
 
   // --- reading ---

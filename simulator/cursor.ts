@@ -20,3 +20,21 @@ export function decodeCursor(scope: string, cursor: string): number {
   if (!/^\d+$/.test(parts[2] as string) || !Number.isSafeInteger(pos)) throw invalid;
   return pos;
 }
+
+/**
+ * One page, newest first, of records keyed by a creation sequence: those strictly older than
+ * the cursor's position, and the cursor of the next page when there is one.
+ */
+export function pageBySeq<T extends { seq: number }>(
+  records: Iterable<T>,
+  scope: string,
+  cursor: string | undefined,
+  limit: number,
+): { page: T[]; nextCursor: string | null; hasMore: boolean } {
+  const before = cursor ? decodeCursor(scope, cursor) : Number.MAX_SAFE_INTEGER;
+  const all = [...records].filter((r) => r.seq < before).sort((a, b) => b.seq - a.seq);
+  const page = all.slice(0, limit);
+  const hasMore = all.length > limit;
+  const last = page.at(-1);
+  return { page, hasMore, nextCursor: hasMore && last ? encodeCursor(scope, last.seq) : null };
+}

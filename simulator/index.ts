@@ -8,7 +8,7 @@ import { SimulatorControl } from './control.ts';
 import { seedDemo } from './demo-seed.ts';
 import { FaultInjector } from './faults.ts';
 import { IdempotencyStore } from './idempotency.ts';
-import { SlidingWindowLimiter } from './rate-limit.ts';
+import { createLimiter } from './rate-limit.ts';
 import type { RateLimitOptions } from './rate-limit.ts';
 import { RequestLog } from './request-log.ts';
 import { buildApp } from './server.ts';
@@ -82,13 +82,7 @@ export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simul
     state,
     log: new RequestLog(opts.logLimit),
     faults,
-    limiter:
-      rate === false
-        ? null
-        : new SlidingWindowLimiter(
-            rate,
-            rate.clock === 'simulated' ? () => clock.now() : () => Date.now(),
-          ),
+    limiter: rate === false ? null : createLimiter(rate, () => clock.now()),
     idempotency: new IdempotencyStore(),
     failNext: new Map(),
     betaZipMode: opts.betaZipMode ?? 'url',

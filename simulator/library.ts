@@ -188,10 +188,6 @@ export class MediaStore {
     return (this.#libraries.get(brandId)?.nextSeq ?? 1) - 1;
   }
 
-  size(brandId: string): number {
-    return this.headSeq(brandId);
-  }
-
   /** Records an upload of bytes with this sha256; the id of the item already holding them, if any. */
   findUpload(brandId: string, sha256: string): string | undefined {
     return this.#libraries.get(brandId)?.uploads.get(sha256)?.id;

@@ -51,3 +51,8 @@ export class SlidingWindowLimiter {
     this.#hits.clear();
   }
 }
+
+/** A limiter on the clock its options name: real time, or the simulated clock simNow. */
+export function createLimiter(opts: RateLimitOptions, simNow: () => number): SlidingWindowLimiter {
+  return new SlidingWindowLimiter(opts, opts.clock === 'simulated' ? simNow : () => Date.now());
+}

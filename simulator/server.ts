@@ -120,7 +120,7 @@ export async function buildApp(
     if (reply.statusCode === 429 && retryAfter !== undefined) entry.retryAfter = Number(retryAfter);
     const ran = entry.outcome === 'processed' || entry.outcome === 'replayed';
     if (!info.postFault || !ran) return payload;
-    return postFault(ctx, request, reply, info.postFault, payload);
+    return postFault(request, reply, info.postFault, payload);
   });
 
   app.addHook('onResponse', async (request, reply) => {
@@ -209,7 +209,6 @@ function preFault(
 }
 
 function postFault(
-  ctx: SimContext,
   request: FastifyRequest,
   reply: FastifyReply,
   kind: FaultKind,
@@ -256,7 +255,6 @@ function postFault(
       });
     }
     default:
-      void ctx;
       return payload;
   }
 }

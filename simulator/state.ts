@@ -4,6 +4,7 @@
 // hands out IDs, and tells long-poll waiters when a resource changed.
 import { createHmac, randomBytes } from 'node:crypto';
 import type { SimClock, TimerHandle } from './clock.ts';
+import { SimError } from './errors.ts';
 import { MediaStore } from './library.ts';
 import type {
   BetaJob,
@@ -155,6 +156,19 @@ export class SimState {
     return handle;
   }
 
+  readonly #inFlight = new Set<Promise<unknown>>();
+
+  /** Keeps track of asynchronous work (ZIP building) so that settle() can wait for it. */
+  track(work: Promise<unknown>): void {
+    const p = work.finally(() => this.#inFlight.delete(p));
+    this.#inFlight.add(p);
+  }
+
+  /** Resolves once all tracked work has finished (including work it started). */
+  async settle(): Promise<void> {
+    while (this.#inFlight.size > 0) await Promise.allSettled([...this.#inFlight]);
+  }
+
   dispose(): void {
     for (const t of this.#timers) t.cancel();
     this.#timers.clear();
@@ -211,10 +225,17 @@ export class SimState {
     return id === null ? 'Personal' : (this.workspaces.get(id)?.name ?? 'Unknown workspace');
   }
 
-  /** A workspace the caller may use; undefined when it does not exist or is not accessible. */
-  accessibleWorkspace(id: string): Workspace | undefined {
-    const ws = this.workspaces.get(id);
-    return ws && ws.accessible ? ws : undefined;
+  /**
+   * The workspace a request names (absent, null or empty: the personal one, null); 404
+   * WORKSPACE_NOT_FOUND when it does not exist or is not accessible to the caller.
+   */
+  requireWorkspace(id: unknown): string | null {
+    if (id === undefined || id === null || id === '') return null;
+    const ws = typeof id === 'string' ? this.workspaces.get(id) : undefined;
+    if (!ws || !ws.accessible) {
+      throw new SimError(404, 'WORKSPACE_NOT_FOUND', 'workspace not found or not accessible');
+    }
+    return ws.id;
   }
 
   creditsOf(workspaceId: string | null): Credits {
@@ -225,10 +246,5 @@ export class SimState {
       this.credits.set(key, c);
     }
     return c;
-  }
-
-  /** A live (not deleted) brand. */
-  brand(id: string): Brand | undefined {
-    return this.brands.get(id);
   }
 }

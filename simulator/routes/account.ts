@@ -1,22 +1,16 @@
 // GET /credits (document), GET /workspaces and GET /account (GAPS.md, REST ref).
 import type { FastifyInstance } from 'fastify';
 import type { SimContext } from '../context.ts';
-import { SimError } from '../errors.ts';
 import { queryString } from '../validate.ts';
 
 export function registerAccountRoutes(app: FastifyInstance, ctx: SimContext): void {
   const { state } = ctx;
 
   app.get('/v1/credits', async (request) => {
-    const workspaceId = queryString(request.query as Record<string, unknown>, 'workspaceId');
-    if (
-      workspaceId !== undefined &&
-      workspaceId !== '' &&
-      !state.accessibleWorkspace(workspaceId)
-    ) {
-      throw new SimError(404, 'WORKSPACE_NOT_FOUND', 'workspace not found or not accessible');
-    }
-    const c = state.creditsOf(workspaceId ? workspaceId : null);
+    const workspaceId = state.requireWorkspace(
+      queryString(request.query as Record<string, unknown>, 'workspaceId'),
+    );
+    const c = state.creditsOf(workspaceId);
     return { data: { balance: c.balance, unlimited: c.unlimited } };
   });
 

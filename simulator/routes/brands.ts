@@ -3,7 +3,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { SimContext } from '../context.ts';
 import { noteCreated } from '../context.ts';
-import { decodeCursor, encodeCursor } from '../cursor.ts';
+import { decodeCursor, encodeCursor, pageBySeq } from '../cursor.ts';
 import { badRequest, brandNotFound, SimError } from '../errors.ts';
 import { waitUntil } from '../http-util.ts';
 import { detect } from '../magic-bytes.ts';
@@ -21,7 +21,7 @@ import {
   waitParams,
 } from '../validate.ts';
 import { createBrand, deleteBrand, requestExport, startLogoAnalysis } from '../work/brands.ts';
-import { sha256 } from '../work/images.ts';
+import { storeCompletedImage } from '../work/images.ts';
 import { parseSources, siteKey } from '../work/sources.ts';
 import { checkToken, idempotent, MAX_UPLOAD_BYTES, readUpload } from './common.ts';
 
@@ -56,13 +56,7 @@ export function registerBrandRoutes(app: FastifyInstance, ctx: SimContext): void
       }
       const instructions = optionalString(body, 'instructions', 0, 4000) ?? null;
       const allowDuplicate = optionalBoolean(body, 'allowDuplicate') ?? false;
-      let workspaceId: string | null = null;
-      if (body.workspaceId !== undefined && body.workspaceId !== null) {
-        if (typeof body.workspaceId !== 'string' || !state.accessibleWorkspace(body.workspaceId)) {
-          throw new SimError(404, 'WORKSPACE_NOT_FOUND', 'workspace not found or not accessible');
-        }
-        workspaceId = body.workspaceId;
-      }
+      const workspaceId = state.requireWorkspace(body.workspaceId);
       const { sources, failCode } = parseSources(state, body.sources, 'brands', workspaceId);
       const site = siteKey(sources.find((s) => s.kind === 'website')?.url ?? null);
       if (site && !allowDuplicate && state.duplicateDetection) {
@@ -96,28 +90,17 @@ export function registerBrandRoutes(app: FastifyInstance, ctx: SimContext): void
   app.get('/v1/brands', async (request) => {
     const q = request.query as Record<string, unknown>;
     const limit = queryInt(q, 'limit', 1, 100, 50);
-    const workspaceId = queryString(q, 'workspaceId');
-    if (
-      workspaceId !== undefined &&
-      workspaceId !== '' &&
-      !state.accessibleWorkspace(workspaceId)
-    ) {
-      throw new SimError(404, 'WORKSPACE_NOT_FOUND', 'workspace not found or not accessible');
-    }
-    const cursor = queryString(q, 'cursor');
-    const before = cursor ? decodeCursor('brands', cursor) : Number.MAX_SAFE_INTEGER;
-    const all = [...state.brands.values()]
-      .filter((b) => b.seq < before && (workspaceId ? b.workspaceId === workspaceId : true))
-      .sort((a, b) => b.seq - a.seq);
-    const page = all.slice(0, limit);
-    const hasMore = all.length > limit;
-    return {
-      data: {
-        brands: page.map((b) => brandView(state, b)),
-        nextCursor: hasMore ? encodeCursor('brands', (page.at(-1) as Brand).seq) : null,
-        hasMore,
-      },
-    };
+    const workspaceId = state.requireWorkspace(queryString(q, 'workspaceId'));
+    const brands = [...state.brands.values()].filter(
+      (b) => !workspaceId || b.workspaceId === workspaceId,
+    );
+    const { page, nextCursor, hasMore } = pageBySeq(
+      brands,
+      'brands',
+      queryString(q, 'cursor'),
+      limit,
+    );
+    return { data: { brands: page.map((b) => brandView(state, b)), nextCursor, hasMore } };
   });
 
   app.get<{ Params: IdParams }>('/v1/brands/:id', async (request, reply) => {
@@ -166,34 +149,22 @@ export function registerBrandRoutes(app: FastifyInstance, ctx: SimContext): void
     if (!det || !LOGO_FORMATS.has(det.format)) {
       throw new SimError(400, 'INVALID_LOGO', 'logo must be PNG, JPEG, WebP, SVG or AVIF');
     }
-    const imageId = state.newId();
+    const bytes = upload.bytes;
     const logo: Logo = {
-      bytes: upload.bytes,
+      bytes,
       mimeType: det.mimeType,
       ext: EXT[det.format] as string,
-      imageId,
+      imageId: null,
     };
-    startLogoAnalysis(state, brand, logo);
-    state.images.set(imageId, {
-      id: imageId,
-      source: 'uploaded',
-      status: 'completed',
-      failureReason: null,
-      prompt: null,
-      description: `Logo of ${brand.name ?? brand.id} (${sha256(upload.bytes).slice(0, 12)})`,
-      aspectRatio: '1:1',
+    startLogoAnalysis(state, brand, logo); // throws 409 BRAND_NOT_READY before anything is stored
+    logo.imageId = storeCompletedImage(state, {
+      brandId: brand.id,
+      mimeType: det.mimeType,
       width: det.width,
       height: det.height,
-      actionType: 'upload',
-      variantGroupId: imageId,
-      brandId: brand.id,
-      workspaceId: brand.workspaceId,
-      mimeType: det.mimeType,
-      model: null,
-      imageSize: null,
-      createdAt: state.now(),
-      content: upload.bytes,
-    });
+      content: bytes,
+      description: `Logo of ${brand.name ?? brand.id}`,
+    }).id;
     return reply.send({ data: { id: brand.id, status: brand.status } });
   };
 

@@ -1,7 +1,7 @@
 // Brand Edits: apply and discard (document), list and get with wait (GAPS.md, assumed).
 import type { FastifyInstance } from 'fastify';
 import type { SimContext } from '../context.ts';
-import { decodeCursor, encodeCursor } from '../cursor.ts';
+import { pageBySeq } from '../cursor.ts';
 import { SimError } from '../errors.ts';
 import { waitUntil } from '../http-util.ts';
 import type { Brand, Edit } from '../model.ts';
@@ -45,21 +45,14 @@ export function registerEditRoutes(app: FastifyInstance, ctx: SimContext): void 
     const brand = brandOr404(state, request.params.id);
     const q = request.query as Record<string, unknown>;
     const limit = queryInt(q, 'limit', 1, 100, 50);
-    const cursor = queryString(q, 'cursor');
-    const scope = `edits:${brand.id}`;
-    const before = cursor ? decodeCursor(scope, cursor) : Number.MAX_SAFE_INTEGER;
-    const all = [...state.edits.values()]
-      .filter((e) => e.brandId === brand.id && e.seq < before)
-      .sort((a, b) => b.seq - a.seq);
-    const page = all.slice(0, limit);
-    const hasMore = all.length > limit;
-    return {
-      data: {
-        items: page.map((e) => editView(state, e)),
-        nextCursor: hasMore ? encodeCursor(scope, (page.at(-1) as Edit).seq) : null,
-        hasMore,
-      },
-    };
+    const edits = [...state.edits.values()].filter((e) => e.brandId === brand.id);
+    const { page, nextCursor, hasMore } = pageBySeq(
+      edits,
+      `edits:${brand.id}`,
+      queryString(q, 'cursor'),
+      limit,
+    );
+    return { data: { items: page.map((e) => editView(state, e)), nextCursor, hasMore } };
   });
 
   // assumed: not in the interface document (GAPS.md "Listing Brand Edits").

@@ -28,13 +28,7 @@ export function registerStagingRoutes(app: FastifyInstance, ctx: SimContext): vo
         `a source file may be at most ${MAX_SOURCE_FILE} bytes (100 MiB)`,
       );
     }
-    let workspaceId: string | null = null;
-    if (body.workspaceId !== undefined && body.workspaceId !== null) {
-      if (typeof body.workspaceId !== 'string' || !state.accessibleWorkspace(body.workspaceId)) {
-        throw new SimError(404, 'WORKSPACE_NOT_FOUND', 'workspace not found or not accessible');
-      }
-      workspaceId = body.workspaceId;
-    }
+    const workspaceId = state.requireWorkspace(body.workspaceId);
     const staged: StagedUpload = {
       id: state.newId(),
       token: state.token(),

@@ -29,7 +29,9 @@ export function createBetaJob(
     job.status = 'processing';
     job.updatedAt = state.now();
     state.notify(`beta:${job.id}`);
-    job.timer = state.after(state.durations.betaProcessingMs, () => void finishBetaJob(state, job));
+    job.timer = state.after(state.durations.betaProcessingMs, () =>
+      state.track(finishBetaJob(state, job)),
+    );
   });
   return job;
 }

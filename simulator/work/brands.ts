@@ -188,7 +188,7 @@ export function requestExport(state: SimState, brand: Brand): ExportRec {
   };
   state.exports.set(rec.id, rec);
   state.exportBySkill.set(skillId, rec.id);
-  state.after(state.durations.exportMs, () => void finishExport(state, rec));
+  state.after(state.durations.exportMs, () => state.track(finishExport(state, rec)));
   return rec;
 }
 

@@ -26,6 +26,37 @@ export function aspectRatio(w: number | null, h: number | null): string {
 // (capped, so that a huge header cannot exhaust memory).
 const MAX_CONVERTED_SIDE = 4096;
 
+/** A completed uploaded image (uploads, logos), stored under its ID. */
+export function storeCompletedImage(
+  state: SimState,
+  fields: Pick<ImageRec, 'brandId' | 'mimeType' | 'width' | 'height' | 'content'> &
+    Partial<Pick<ImageRec, 'description'>>,
+): ImageRec {
+  const id = state.newId();
+  const image: ImageRec = {
+    id,
+    source: 'uploaded',
+    status: 'completed',
+    failureReason: null,
+    prompt: null,
+    description: fields.description ?? null,
+    aspectRatio: aspectRatio(fields.width, fields.height),
+    width: fields.width,
+    height: fields.height,
+    actionType: 'upload',
+    variantGroupId: id,
+    brandId: fields.brandId,
+    workspaceId: fields.brandId ? (state.brands.get(fields.brandId)?.workspaceId ?? null) : null,
+    mimeType: fields.mimeType,
+    model: null,
+    imageSize: null,
+    createdAt: state.now(),
+    content: fields.content,
+  };
+  state.images.set(id, image);
+  return image;
+}
+
 /** Stores uploaded bytes for a brand session (or none); reuses an exact match already there. */
 export function storeUpload(
   state: SimState,
@@ -49,29 +80,14 @@ export function storeUpload(
     content = solidPng(w, h, [127, 127, 127]);
     mimeType = 'image/png';
   }
-  const now = state.now();
-  const brand = brandId ? state.brands.get(brandId) : undefined;
-  const image: ImageRec = {
-    id: state.newId(),
-    source: 'uploaded',
-    status: 'completed',
-    failureReason: null,
-    prompt: null,
-    description: null,
-    aspectRatio: aspectRatio(det.width, det.height),
+  const image = storeCompletedImage(state, {
+    brandId,
+    mimeType,
     width: det.width,
     height: det.height,
-    actionType: 'upload',
-    variantGroupId: state.newId(),
-    brandId,
-    workspaceId: brand?.workspaceId ?? null,
-    mimeType,
-    model: null,
-    imageSize: null,
-    createdAt: now,
     content,
-  };
-  state.images.set(image.id, image);
+  });
+  const now = image.createdAt;
   state.media.countUpload(scope, hash, image.id);
   if (brandId) {
     state.media.add({

@@ -104,8 +104,8 @@ export class Sim {
 
   /** Moves the simulated clock and lets the event loop deliver what became due. */
   async advance(ms: number): Promise<void> {
-    this.control.advance(ms);
-    await tick();
+    await this.control.advance(ms);
+    await tick(5);
   }
 
   uploadForm(bytes: Buffer, fields: Record<string, string> = {}, name = 'file.bin'): FormData {
