@@ -135,6 +135,7 @@ async function fetchInto(
   signal: AbortSignal | undefined,
   options: DownloadOptions,
 ): Promise<FetchOutcome> {
+  http.noteSend(CONTEXT);
   const headers: Record<string, string> = { accept: '*/*', 'accept-encoding': 'identity' };
   if (ownOrigin) Object.assign(headers, http.authHeaders());
   if (offset > 0) headers.range = `bytes=${offset}-`;

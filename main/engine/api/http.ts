@@ -98,6 +98,8 @@ export interface HttpOptions {
   clock?: Clock;
   /** Random source of the backoff jitter (tests may fix it). */
   random?: () => number;
+  /** Observes every request as it leaves (activity views, tests); `at` is on `clock`. */
+  onRequest?: (info: { method: HttpMethod; endpoint: string; at: number }) => void;
 }
 
 /** Transport status codes that prove the request never reached the service. */
@@ -130,6 +132,8 @@ export interface Http {
   backoff(attempt: number): number;
   /** Removes the secret from any text that might be shown. */
   redact(text: string): string;
+  /** Tells the onRequest observer that a request leaves now (for sends outside call()). */
+  noteSend(context: ErrorContext): void;
   /** The ApiError for a non-2xx answer (body: the raw error body, possibly empty). */
   errorFromResponse(
     context: ErrorContext,
@@ -202,6 +206,7 @@ export function createHttp(options: HttpOptions): Http {
   async function sendOnce<S extends z.ZodType | null>(
     spec: CallSpec<S>,
     signal: AbortSignal | undefined,
+    fresh: FreshBody | undefined,
   ): Promise<{ ok: true; value: Output<S> } | { ok: false; error: ApiError }> {
     const url = buildUrl(baseUrl, spec.path, spec.query);
     const headers: Record<string, string> = { ...spec.headers };
@@ -209,8 +214,6 @@ export function createHttp(options: HttpOptions): Http {
     const timeout = spec.transfer
       ? { lookup: 10_000, connect: 15_000, socket: timeoutMs, response: timeoutMs }
       : { request: timeoutMs + (spec.extraTimeoutMs ?? 0) };
-    // Outside the try: a local problem with the body (file gone) is the body's own ApiError.
-    const fresh = spec.body ? await spec.body() : undefined;
     let response: GotResponse<Uint8Array>;
     try {
       if (fresh?.headers) Object.assign(headers, fresh.headers);
@@ -344,10 +347,15 @@ export function createHttp(options: HttpOptions): Http {
     let sawUncertain = false;
     for (;;) {
       if (signal?.aborted) throw abortedError(spec.endpoint);
+      // The body first (a local problem, such as a file gone, is its own ApiError); then
+      // nothing awaits between the open gate and the send, so no request slips into a pause.
+      const fresh = spec.body ? await spec.body() : undefined;
       await gate.wait(signal).catch(() => {
         throw abortedError(spec.endpoint);
       });
-      const result = await sendOnce(spec, signal);
+      if (gate.pausedUntil !== undefined) continue; // closed again while this call woke up
+      noteSend(spec);
+      const result = await sendOnce(spec, signal, fresh);
       if (result.ok) return result.value;
       const error = result.error;
       if (error.kind === 'aborted') throw error;
@@ -374,6 +382,10 @@ export function createHttp(options: HttpOptions): Http {
     }
   }
 
+  function noteSend(context: ErrorContext): void {
+    options.onRequest?.({ method: context.method, endpoint: context.endpoint, at: clock.now() });
+  }
+
   async function sleep<S extends z.ZodType | null>(
     ms: number,
     signal: AbortSignal | undefined,
@@ -395,6 +407,7 @@ export function createHttp(options: HttpOptions): Http {
     signalFor,
     backoff,
     redact,
+    noteSend,
     errorFromResponse: httpError,
     errorFromTransport: transportError,
     got: instance,
