@@ -31,7 +31,7 @@ const child = path.join(
   'fixtures',
   'export-sync-child.ts',
 );
-const ROUNDS = 24;
+const ROUNDS = 20;
 const KEEP = 2;
 const SWAP_STEPS: SwapStep[] = [
   'journal-written',
