@@ -112,7 +112,27 @@ describe('staged uploads', () => {
     );
   });
 
-  test('an upload of another workspace, or sources over 256 MiB combined → 400 INVALID_SOURCE', async () => {
+  test('source files over 256 MiB combined → 400 INVALID_SOURCE', async () => {
+    const size = 100 * 1024 * 1024;
+    const bytes = Buffer.alloc(size, 0x41);
+    const staged: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const st = await s.post('/uploads', {
+        fileName: `part${i}.docx`,
+        mimeType: 'application/octet-stream',
+        size,
+      });
+      expect((await fetch(st.body.data.uploadUrl, { method: 'PUT', body: bytes })).status).toBe(
+        200,
+      );
+      staged.push(st.body.data.id);
+    }
+    const sources = staged.map((uploadId) => ({ kind: 'file', uploadId }));
+    expectError(await s.post('/brands', { sources }), 400, 'INVALID_SOURCE');
+    expect((await s.post('/brands', { sources: sources.slice(0, 2) })).status).toBe(200);
+  });
+
+  test('an upload of another workspace → 400 INVALID_SOURCE', async () => {
     const team = s.control.addWorkspace({ name: 'T' });
     const st = await s.post('/uploads', {
       fileName: 'a.pdf',

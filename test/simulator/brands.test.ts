@@ -306,6 +306,23 @@ describe('logo', () => {
     );
   });
 
+  test('a logo of 10,000,000 bytes is accepted; 10,000,001 → 400 INVALID_LOGO', async () => {
+    const b = await s.readyBrand();
+    const big = (n: number) => {
+      const out = Buffer.alloc(n, 1);
+      png().copy(out);
+      return out;
+    };
+    const tooBig = await s.call('PUT', `/brands/${b.id}/logo/file`, {
+      body: s.uploadForm(big(10_000_001)),
+    });
+    expectError(tooBig, 400, 'INVALID_LOGO');
+    const ok = await s.call('PUT', `/brands/${b.id}/logo/file`, {
+      body: s.uploadForm(big(10_000_000)),
+    });
+    expect(ok.status).toBe(200);
+  });
+
   test('a logo while the brand is analyzing → 409 BRAND_NOT_READY', async () => {
     const id = await s.createBrand();
     expectError(
