@@ -82,7 +82,14 @@ export class HasherPool {
   }
 
   #flush(): void {
-    while (this.#slots.length < this.threads && this.queued > 0) this.#slots.push(this.#spawn());
+    // One thread for a trickle of files; another only once the queue outgrows the ones
+    // running (a thread costs tens of ms to start, more on a busy machine).
+    while (
+      this.#slots.length < this.threads &&
+      this.queued > this.#batchSize * BATCHES_IN_FLIGHT * this.#slots.length
+    ) {
+      this.#slots.push(this.#spawn());
+    }
     for (const slot of this.#slots) {
       while (slot.inFlight.size < BATCHES_IN_FLIGHT && this.queued > 0) {
         const size = Math.max(1, Math.min(this.#batchSize, Math.ceil(this.queued / this.threads)));

@@ -3,7 +3,7 @@
 // that is not ignored, normalised, with its stat. It streams (a bounded channel, bounded
 // stats in flight), follows symlinks only while they stay inside the root, and stops at
 // loops.
-import type { Dirent, Stats } from 'node:fs';
+import type { Dirent } from 'node:fs';
 import { lstat, opendir, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { Channel, Limiter } from './concurrency.ts';
@@ -25,8 +25,6 @@ export interface ScanOptions {
   rules: IgnoreRulesRegistry;
   /** Only these brand folders (names as on disk); default: every folder in the root. */
   brandDirs?: readonly string[];
-  /** Stats in flight at once. */
-  concurrency?: number;
   /** Deepest folder level inside a brand folder. */
   maxDepth?: number;
   signal?: AbortSignal;
@@ -77,8 +75,17 @@ interface RealChain {
 
 const CHANNEL_CAPACITY = 512;
 const DIRS_AT_ONCE = 4;
-// A folder with 100,000 files must not queue 100,000 stats: its listing waits instead.
-const MAX_QUEUED_STATS = 1024;
+// Entries read from a folder at once, and stats in flight per folder: a folder with
+// 100,000 files is listed and stat'ed a batch at a time, never held whole.
+const BATCH = 128;
+
+interface Pending {
+  absPath: string;
+  rel: string;
+  relNfc: string;
+  name: string;
+  kind: 'file' | 'symlink' | 'unknown';
+}
 
 /** Streams the files (and problems) under the sync root. */
 export function scanRoot(opts: ScanOptions): AsyncIterable<ScanItem> {
@@ -91,7 +98,6 @@ class Walk {
   readonly #opts: ScanOptions;
   readonly #out: Channel<ScanItem>;
   readonly #dirs = new Limiter(DIRS_AT_ONCE);
-  readonly #stats: Limiter;
   readonly #maxDepth: number;
   #outstanding = 0;
   #realRoot = '';
@@ -99,7 +105,6 @@ class Walk {
   constructor(opts: ScanOptions, out: Channel<ScanItem>) {
     this.#opts = opts;
     this.#out = out;
-    this.#stats = new Limiter(opts.concurrency ?? 32);
     this.#maxDepth = opts.maxDepth ?? 64;
   }
 
@@ -192,7 +197,7 @@ class Walk {
   async #readDir(job: DirJob): Promise<void> {
     let dir;
     try {
-      dir = await opendir(job.absDir);
+      dir = await opendir(job.absDir, { bufferSize: BATCH });
     } catch (error) {
       const code = errnoCode(error);
       if (code === 'ENOENT' || code === 'ENOTDIR') return; // removed meanwhile
@@ -204,6 +209,7 @@ class Walk {
       );
     }
     const seen = new Map<string, string>(); // NFC key -> first raw name
+    let batch: Pending[] = [];
     for await (const entry of dir) {
       if (this.#stopped) return;
       const key = toPathKey(entry.name, this.#opts.normaliser.caseInsensitive);
@@ -222,23 +228,22 @@ class Walk {
       const rel = job.rel === '' ? entry.name : `${job.rel}/${entry.name}`;
       const relNfc = rel.normalize('NFC');
       if (areaOf(relNfc) === 'ignored-reserved') continue;
-      const kind = await entryKind(entry, absPath);
+      const kind = entryKind(entry);
       if (kind === 'dir') {
-        if (job.rules.ignores(relNfc, true)) continue;
-        await this.#enterDir(job, absPath, rel, path.join(job.realDir, entry.name));
-      } else if (kind === 'file') {
-        if (job.rules.ignores(relNfc)) continue;
-        await this.#queueStat(job, absPath, rel, lstat);
-      } else if (kind === 'symlink') {
-        await this.#queueStat(job, absPath, rel, async () => {
-          await this.#followSymlink(job, absPath, rel, relNfc);
-          return undefined;
-        });
+        if (!job.rules.ignores(relNfc, true)) await this.#enterDir(job, absPath, rel, entry.name);
+      } else if (kind !== 'other') {
+        if (kind === 'file' && job.rules.ignores(relNfc)) continue;
+        batch.push({ absPath, rel, relNfc, name: entry.name, kind });
+        if (batch.length >= BATCH) {
+          await this.#statBatch(job, batch);
+          batch = [];
+        }
       }
     }
+    await this.#statBatch(job, batch);
   }
 
-  async #enterDir(parent: DirJob, absDir: string, rel: string, realDir: string): Promise<void> {
+  async #enterDir(parent: DirJob, absDir: string, rel: string, name: string, realDir?: string) {
     if (parent.depth >= this.#maxDepth) {
       return this.#issue(
         'TOO_DEEP',
@@ -251,32 +256,39 @@ class Walk {
       ...parent,
       absDir,
       rel,
-      realDir,
+      realDir: realDir ?? path.join(parent.realDir, name),
       chain: { realDir: parent.realDir, parent: parent.chain },
       depth: parent.depth + 1,
     };
     this.#spawn(this.#dirs, () => this.#readDir(child));
   }
 
-  async #queueStat(
-    job: DirJob,
-    absPath: string,
-    rel: string,
-    statFn: (p: string) => Promise<Stats | undefined>,
-  ): Promise<void> {
-    while (this.#stats.queued >= MAX_QUEUED_STATS && !this.#stopped) {
-      await new Promise((r) => setImmediate(r));
-    }
-    this.#spawn(this.#stats, async () => {
-      let s;
-      try {
-        s = await statFn(absPath);
-      } catch (error) {
-        if (errnoCode(error) === 'ENOENT') return; // deleted meanwhile: the watcher says so
-        throw error;
-      }
-      if (s?.isFile()) await this.#emitFile(job, absPath, rel, toFileStat(s));
-    });
+  /** Stats a batch of a folder's entries at once: the listing waits, the disk does not. */
+  async #statBatch(job: DirJob, batch: Pending[]): Promise<void> {
+    await Promise.all(
+      batch.map(async (p) => {
+        if (p.kind === 'symlink') return this.#followSymlink(job, p.absPath, p.rel, p.relNfc);
+        let s;
+        try {
+          s = await lstat(p.absPath);
+        } catch (error) {
+          if (errnoCode(error) === 'ENOENT') return; // deleted meanwhile: the watcher says so
+          throw error;
+        }
+        if (s.isFile()) {
+          if (p.kind === 'unknown' && job.rules.ignores(p.relNfc)) return;
+          return this.#emitFile(job, p.absPath, p.rel, toFileStat(s));
+        }
+        // The listing did not say what it was (some filesystems do not): now it is known.
+        if (p.kind !== 'unknown') return;
+        if (s.isDirectory()) {
+          if (!job.rules.ignores(p.relNfc, true))
+            await this.#enterDir(job, p.absPath, p.rel, p.name);
+        } else if (s.isSymbolicLink()) {
+          await this.#followSymlink(job, p.absPath, p.rel, p.relNfc);
+        }
+      }),
+    );
   }
 
   #emitFile(job: DirJob, absPath: string, rel: string, s: FileStat): Promise<void> {
@@ -324,7 +336,7 @@ class Walk {
           job.brandDir,
         );
       }
-      return this.#enterDir(job, absPath, rel, real);
+      return this.#enterDir(job, absPath, rel, path.basename(absPath), real);
     }
     if (s.isFile() && !job.rules.ignores(relNfc))
       await this.#emitFile(job, absPath, rel, toFileStat(s));
@@ -341,21 +353,14 @@ class Walk {
   }
 }
 
-async function entryKind(
-  entry: Dirent,
-  absPath: string,
-): Promise<'dir' | 'file' | 'symlink' | 'other'> {
+function entryKind(entry: Dirent): Pending['kind'] | 'dir' | 'other' {
   if (entry.isDirectory()) return 'dir';
   if (entry.isFile()) return 'file';
   if (entry.isSymbolicLink()) return 'symlink';
   if (entry.isFIFO() || entry.isSocket() || entry.isBlockDevice() || entry.isCharacterDevice()) {
     return 'other';
   }
-  // Some filesystems do not report the type in the listing: ask.
-  const s = await lstat(absPath).catch(() => undefined);
-  if (s?.isDirectory()) return 'dir';
-  if (s?.isFile()) return 'file';
-  return s?.isSymbolicLink() ? 'symlink' : 'other';
+  return 'unknown'; // some filesystems do not report the type in the listing
 }
 
 /** `inner` is `outer` or below it. */
