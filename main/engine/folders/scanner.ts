@@ -42,6 +42,7 @@ export type ScanIssueCode =
   | 'SYMLINK_LOOP' // not followed again
   | 'BROKEN_SYMLINK'
   | 'UNREADABLE_DIR'
+  | 'UNREADABLE_ENTRY' // its stat failed (an I/O error): the scan goes on without it
   | 'NAME_COLLISION' // two names in one folder that are one after NFC (café in NFC and NFD)
   | 'TOO_DEEP'
   | 'IGNORE_FILE_UNUSABLE'; // the brand's .brandsyncignore cannot be used: brand skipped
@@ -272,8 +273,14 @@ class Walk {
         try {
           s = await lstat(p.absPath);
         } catch (error) {
-          if (errnoCode(error) === 'ENOENT') return; // deleted meanwhile: the watcher says so
-          throw error;
+          const code = errnoCode(error);
+          if (code === 'ENOENT') return; // deleted meanwhile: the watcher says so
+          return this.#issue(
+            'UNREADABLE_ENTRY',
+            p.absPath,
+            `This entry cannot be examined (${code ?? String(error)})`,
+            job.brandDir,
+          );
         }
         if (s.isFile()) {
           if (p.kind === 'unknown' && job.rules.ignores(p.relNfc)) return;
