@@ -2,6 +2,7 @@
 // client with small retry delays and its own rate gate, and real image bytes.
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
@@ -92,4 +93,61 @@ export async function writeFile(
   const file = path.join(dir, name);
   await fs.promises.writeFile(file, bytes);
   return file;
+}
+
+export interface SeenRequest {
+  method: string;
+  url: string;
+  headers: http.IncomingHttpHeaders;
+  body: Buffer;
+}
+export interface ScriptedAnswer {
+  status?: number;
+  headers?: Record<string, string>;
+  body?: unknown;
+}
+
+/**
+ * A real HTTP server answering from a script: for what the simulator, being faithful, never
+ * does (a body that breaks the schema, a redirect to another host) and to see raw headers.
+ */
+export async function startScripted(
+  answer: (request: SeenRequest) => ScriptedAnswer,
+): Promise<{ origin: string; baseUrl: string; seen: SeenRequest[]; close(): Promise<void> }> {
+  const seen: SeenRequest[] = [];
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const request = {
+        method: req.method ?? '',
+        url: req.url ?? '',
+        headers: req.headers,
+        body: Buffer.concat(chunks),
+      };
+      seen.push(request);
+      const a = answer(request);
+      const body =
+        a.body === undefined
+          ? ''
+          : typeof a.body === 'string' || Buffer.isBuffer(a.body)
+            ? a.body
+            : JSON.stringify(a.body);
+      res.writeHead(a.status ?? 200, { 'content-type': 'application/json', ...a.headers });
+      res.end(body);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  const origin = `http://127.0.0.1:${port}`;
+  return {
+    origin,
+    baseUrl: `${origin}/v1`,
+    seen,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
 }

@@ -1,6 +1,7 @@
 // Waiting for asynchronous work to settle: brands, images, exports, beta Brand Skills and
 // Brand Edits. Where the service can hold the connection (`wait=true`) a timed-out wait
-// simply asks again; elsewhere it polls at an interval. Every wait is cancellable.
+// simply asks again; elsewhere it polls at an interval. Every wait is cancellable. The first
+// look never waits: a status the service holds on (one we do not know) ends the wait at once.
 import { DEFAULT_POLL_INTERVAL_MS } from './assumed.ts';
 import { abortedError } from './clock.ts';
 import { getBrand, isBrandSettled } from './brands.ts';
@@ -24,15 +25,15 @@ export interface WaitOptions<T> {
 async function pollUntil<T>(
   http: Http,
   endpoint: string,
-  fetch: (signal: AbortSignal | undefined) => Promise<T>,
+  fetch: (signal: AbortSignal | undefined, first: boolean) => Promise<T>,
   settled: (value: T) => boolean,
   options: WaitOptions<T>,
 ): Promise<T> {
   const signal = http.signalFor(options.signal);
   const interval = options.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS;
-  for (;;) {
+  for (let first = true; ; first = false) {
     const started = http.clock.now();
-    const value = await fetch(signal);
+    const value = await fetch(signal, first);
     if (settled(value)) return value;
     options.onUpdate?.(value);
     // A service without `wait` answers at once: do not hammer it.
@@ -54,7 +55,8 @@ export function waitForBrand(
   return pollUntil(
     http,
     'GET /brands/{id}',
-    (signal) => getBrand(http, id, { wait: true, waitSeconds: options.waitSeconds, signal }),
+    (signal, first) =>
+      getBrand(http, id, { wait: !first, waitSeconds: options.waitSeconds, signal }),
     isBrandSettled,
     options,
   );
@@ -69,7 +71,8 @@ export function waitForImage(
   return pollUntil(
     http,
     'GET /images/{id}',
-    (signal) => getImage(http, id, { wait: true, waitSeconds: options.waitSeconds, signal }),
+    (signal, first) =>
+      getImage(http, id, { wait: !first, waitSeconds: options.waitSeconds, signal }),
     isImageSettled,
     options,
   );
@@ -116,8 +119,8 @@ export function waitForEdit(
   return pollUntil(
     http,
     'GET /brands/{id}/edits/{editId}',
-    (signal) =>
-      getEdit(http, brandId, editId, { wait: true, waitSeconds: options.waitSeconds, signal }),
+    (signal, first) =>
+      getEdit(http, brandId, editId, { wait: !first, waitSeconds: options.waitSeconds, signal }),
     isEditSettled,
     options,
   );

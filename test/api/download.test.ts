@@ -1,0 +1,118 @@
+// Downloads: streamed to `.part` with progress, resumed with Range after a cut, length
+// checked, renamed into place only when complete.
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { ApiClient } from '../../main/engine/api/index.ts';
+import { apiError, clientFor, startSim, tempDir } from './helpers.ts';
+
+type Sim = Awaited<ReturnType<typeof startSim>>;
+let sim: Sim;
+let client: ApiClient;
+let dir: string;
+let brandId: string;
+
+beforeAll(async () => {
+  sim = await startSim({ rateLimit: false });
+  client = clientFor(sim);
+  dir = await tempDir();
+  brandId = (await sim.control.seedBrand({ name: 'Downloads' })).id;
+});
+afterAll(async () => {
+  await sim?.close();
+  if (dir) await fs.promises.rm(dir, { recursive: true, force: true });
+});
+
+/** A Library video with these bytes, and its URL as the service lists it. */
+async function mediaWith(content: Buffer): Promise<{ url: string; size: number }> {
+  const [id] = sim.control.seedLibrary(brandId, {
+    items: [{ type: 'video', content, mimeType: 'video/mp4' }],
+  }).ids;
+  const page = await client.listLibraryPage(brandId, { limit: 100 });
+  const item = page.items.find((m) => m.id === id);
+  if (!item) throw new Error('seeded media not listed');
+  return { url: item.url, size: item.fileSize };
+}
+
+const downloads = () => sim.control.log().filter((e) => e.path.startsWith('/files/'));
+
+test('a whole file, with progress up to its size; no .part left behind', async () => {
+  const content = randomBytes(300_000);
+  const { url, size } = await mediaWith(content);
+  const dest = path.join(dir, 'whole.mp4');
+  const seen: number[] = [];
+  const result = await client.downloadToFile(url, dest, {
+    expectedSize: size,
+    onProgress: (p) => seen.push(p.received),
+  });
+  expect(result).toEqual({ path: dest, bytes: content.length, resumed: false });
+  expect((await fs.promises.readFile(dest)).equals(content)).toBe(true);
+  expect(seen.at(-1)).toBe(content.length);
+  expect(seen.every((n, i) => i === 0 || n >= (seen[i - 1] as number))).toBe(true);
+  expect(fs.existsSync(`${dest}.part`)).toBe(false);
+});
+
+test('a partial file is resumed with Range (206) and completed', async () => {
+  const content = randomBytes(120_000);
+  const { url } = await mediaWith(content);
+  const dest = path.join(dir, 'resumed.mp4');
+  await fs.promises.writeFile(`${dest}.part`, content.subarray(0, 50_000));
+  const result = await client.downloadToFile(url, dest, { expectedSize: content.length });
+  expect(result.resumed).toBe(true);
+  expect((await fs.promises.readFile(dest)).equals(content)).toBe(true);
+  expect(downloads().at(-1)?.status).toBe(206);
+});
+
+test('a body cut short is resumed where it stopped', async () => {
+  const content = randomBytes(400_000);
+  const { url } = await mediaWith(content);
+  const dest = path.join(dir, 'cut.mp4');
+  sim.control.injectFault('GET /files/*', 'truncate');
+  const before = downloads().length;
+  const result = await client.downloadToFile(url, dest);
+  expect((await fs.promises.readFile(dest)).equals(content)).toBe(true);
+  const attempts = downloads().slice(before);
+  expect(attempts.map((e) => e.outcome)).toEqual(['truncate', 'processed']);
+  expect(result.resumed).toBe(true);
+  expect(attempts[1]?.status).toBe(206);
+});
+
+test('a length that does not match is an error, and nothing takes the place of the file', async () => {
+  const content = randomBytes(10_000);
+  const { url } = await mediaWith(content);
+  const dest = path.join(dir, 'short.mp4');
+  await fs.promises.writeFile(dest, 'the good old copy');
+  const error = await apiError(
+    client.downloadToFile(url, dest, { expectedSize: content.length + 5 }),
+  );
+  expect(error).toMatchObject({ code: 'INCOMPLETE_DOWNLOAD', kind: 'network' });
+  expect(await fs.promises.readFile(dest, 'utf8')).toBe('the good old copy');
+});
+
+test('a stale .part longer than the file is dropped, not spliced', async () => {
+  const content = randomBytes(5_000);
+  const { url } = await mediaWith(content);
+  const dest = path.join(dir, 'stale.mp4');
+  await fs.promises.writeFile(`${dest}.part`, randomBytes(9_000));
+  const result = await client.downloadToFile(url, dest, { expectedSize: content.length });
+  expect(result.resumed).toBe(false);
+  expect((await fs.promises.readFile(dest)).equals(content)).toBe(true);
+});
+
+test('a missing file is a permanent error; an aborted download stops', async () => {
+  const dest = path.join(dir, 'missing.bin');
+  const before = downloads().length;
+  const error = await apiError(client.downloadToFile('/files/media/nope/nope', dest));
+  expect(error).toMatchObject({ status: 404, kind: 'client' });
+  expect(downloads().length).toBe(before + 1);
+  const controller = new AbortController();
+  controller.abort();
+  const { url } = await mediaWith(randomBytes(1000));
+  expect(
+    await apiError(client.downloadToFile(url, dest, { signal: controller.signal })),
+  ).toMatchObject({
+    code: 'ABORTED',
+  });
+  expect(fs.existsSync(dest)).toBe(false);
+});
