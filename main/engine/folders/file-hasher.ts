@@ -19,7 +19,11 @@ const WORKER_URL = new URL(
 );
 
 export interface HasherPoolOptions {
-  /** Hasher threads; default: the cores, at most 4 (more only contend for the disk). */
+  /**
+   * Hasher threads; default: one core fewer than the machine has (the main process and
+   * the UI keep one), at least 1, at most 4 (more only contend for the disk). On the 2
+   * shared cores of the bench machine 1 thread beat 2 (bench/scan-hash.bench.ts).
+   */
   threads?: number;
   /** Most paths in one message to a thread. */
   batchSize?: number;
@@ -51,7 +55,7 @@ export class HasherPool {
   #closed = false;
 
   constructor(opts: HasherPoolOptions = {}) {
-    const threads = opts.threads ?? Math.min(4, os.availableParallelism());
+    const threads = opts.threads ?? Math.max(1, Math.min(4, os.availableParallelism() - 1));
     if (!Number.isInteger(threads) || threads < 1) {
       throw new RangeError(`HasherPool threads must be a positive integer, not ${threads}`);
     }
