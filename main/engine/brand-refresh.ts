@@ -1,0 +1,108 @@
+// The brand listing: every brand the service has is stored and gets its folder under the
+// sync root (found by marker, so a folder the user renamed keeps its link). A brand gone
+// from the service keeps its folder, and the user is told.
+import { z } from 'zod';
+import type { ApiClient } from './api/index.ts';
+import type { JobQueue, TypedEmitter } from './queue/index.ts';
+import type { Brand, Store } from './store/index.ts';
+import { brandDisplayName } from './store/index.ts';
+import {
+  discoverBrandFolders,
+  ensureBrandFolder,
+  ensureSyncRoot,
+} from './folders/brand-folders.ts';
+import type { EngineEvents } from './engine-events.ts';
+
+export const refreshBrandsKind = 'refresh-brands';
+
+export interface BrandRefreshDeps {
+  store: Store;
+  client: ApiClient;
+  queue: JobQueue;
+  events: TypedEmitter<EngineEvents>;
+  root: string;
+}
+
+export function registerBrandRefresh(deps: BrandRefreshDeps) {
+  const { store, client, events, root } = deps;
+  return deps.queue.register(refreshBrandsKind, {
+    payload: z.object({}),
+    concurrency: 1,
+    async run(_job, ctx) {
+      const listed: string[] = [];
+      const before = new Map(store.brands.list().map((b) => [b.id, b]));
+      for await (const record of client.brands({}, { signal: ctx.signal })) {
+        store.brands.upsertFromService(record);
+        listed.push(record.id);
+      }
+      const gone = store.transaction(() => store.brands.markMissingAsDeleted(listed));
+      store.syncState.markSynced('brands', '');
+      if (gone > 0) {
+        for (const id of before.keys()) {
+          if (listed.includes(id)) continue;
+          const brand = store.brands.get(id);
+          if (brand === undefined || before.get(id)?.deletedRemotely) continue;
+          events.emit('notice', {
+            level: 'warn',
+            code: 'BRAND_DELETED_REMOTELY',
+            brandId: id,
+            message: `Brand "${brandDisplayName(brand)}" no longer exists on the service; its folder${brand.folderName ? ` "${brand.folderName}"` : ''} was left as it is.`,
+          });
+        }
+      }
+      const brands = listed.map((id) => store.brands.get(id)).filter((b) => b !== undefined);
+      const folders = await linkFolders(store, root, brands, events);
+      events.emit('brands:refreshed', { brands, folders });
+      return { brands: brands.length, deleted: gone };
+    },
+  });
+}
+
+/** Every listed brand gets its folder; returns brand ID → folder name. */
+async function linkFolders(
+  store: Store,
+  root: string,
+  brands: readonly Brand[],
+  events: TypedEmitter<EngineEvents>,
+): Promise<Map<string, string>> {
+  await ensureSyncRoot(root);
+  const known = new Map(
+    store.brands
+      .list({ includeDeleted: true })
+      .filter((b) => b.folderName !== null)
+      .map((b) => [b.id, b.folderName as string]),
+  );
+  const discovery = await discoverBrandFolders(root, { knownDirNames: known });
+  for (const duplicate of discovery.duplicates) {
+    events.emit('notice', {
+      level: 'warn',
+      code: 'DUPLICATE_BRAND_FOLDER',
+      brandId: duplicate.brandId,
+      message: duplicate.message,
+    });
+  }
+  const folders = new Map<string, string>();
+  for (const brand of brands) {
+    const { folder, created } = await ensureBrandFolder(root, brand, { discovery });
+    // Keep the discovery current, so that the next brand's unique name sees this folder.
+    discovery.byBrandId.set(folder.brandId, folder);
+    if (brand.folderName !== folder.dirName) {
+      // A folder name may have been held by a brand since deleted: that link yields.
+      const holder = store.brands.findByFolder(folder.dirName);
+      store.transaction(() => {
+        if (holder !== undefined && holder.id !== brand.id) store.brands.setFolder(holder.id, null);
+        store.brands.setFolder(brand.id, folder.dirName);
+      });
+    }
+    if (created) {
+      events.emit('notice', {
+        level: 'info',
+        code: 'BRAND_FOLDER_CREATED',
+        brandId: brand.id,
+        message: `Created the folder "${folder.dirName}" for brand "${brandDisplayName(brand)}".`,
+      });
+    }
+    folders.set(brand.id, folder.dirName);
+  }
+  return folders;
+}

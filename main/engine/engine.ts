@@ -1,0 +1,176 @@
+// The engine: one object that the CLI, the headless host and the Electron host all drive.
+// It owns the store, the API client and the durable queue, and wires the features (brands,
+// account, Library, folders, Brand Skills) into them. No Electron, no UI here.
+import type { ApiClient } from './api/index.ts';
+import { registerAccountRefresh, refreshAccountKind } from './account-refresh.ts';
+import { registerBrandRefresh, refreshBrandsKind } from './brand-refresh.ts';
+import type { EngineEvents } from './engine-events.ts';
+import { JobQueue, TypedEmitter, systemClock } from './queue/index.ts';
+import type { JobQueueOptions } from './queue/index.ts';
+import { openStore } from './store/index.ts';
+import type { JobRecord, Store } from './store/index.ts';
+import { runSyncPass, type SyncReport, type SyncPassOptions } from './sync-pass.ts';
+
+/** What every feature is built from. */
+export interface EngineParts {
+  store: Store;
+  client: ApiClient;
+  queue: JobQueue;
+  events: TypedEmitter<EngineEvents>;
+  /** The sync root: one folder per brand below it. */
+  root: string;
+  dataDir: string;
+  now: () => number;
+}
+
+/** Where a job belongs in a report: "library" of brand X, "file" a/b.png, … */
+export interface JobSubject {
+  area: string;
+  subject: string;
+}
+
+export interface EngineFeature {
+  readonly name: string;
+  /** Enqueues this feature's share of a full reconcile (sync --once, start-up, periodic). */
+  reconcile?(): void | Promise<void>;
+  /** Long-running parts for `run` (watchers, timers). */
+  start?(): void | Promise<void>;
+  stop?(): void | Promise<void>;
+  /** Names a job of this feature for reports; undefined when the job is not its own. */
+  describe?(job: JobRecord): JobSubject | undefined;
+  /** A section of the sync report: what this feature did since `since`. */
+  report?(since: number): Record<string, unknown>;
+}
+
+export type FeatureFactory = (parts: EngineParts) => EngineFeature;
+
+export interface EngineOptions {
+  dataDir: string;
+  root: string;
+  client: ApiClient;
+  now?: () => number;
+  queue?: Partial<Omit<JobQueueOptions, 'store'>>;
+  /** Features beyond the built-in brand and account refresh, in reconcile order. */
+  features?: readonly FeatureFactory[];
+}
+
+export class Engine {
+  readonly store: Store;
+  readonly client: ApiClient;
+  readonly queue: JobQueue;
+  readonly events: TypedEmitter<EngineEvents>;
+  readonly root: string;
+  readonly dataDir: string;
+  readonly features: readonly EngineFeature[];
+  private started = false;
+  private readonly unsubscribe: (() => void)[] = [];
+
+  private constructor(parts: EngineParts, factories: readonly FeatureFactory[]) {
+    this.store = parts.store;
+    this.client = parts.client;
+    this.queue = parts.queue;
+    this.events = parts.events;
+    this.root = parts.root;
+    this.dataDir = parts.dataDir;
+    this.features = [coreFeature(parts), ...factories.map((make) => make(parts))];
+    this.unsubscribe.push(
+      this.events.on('notice', (notice) => {
+        this.store.activity.add({
+          level: notice.level,
+          code: notice.code,
+          message: notice.message,
+          brandId: notice.brandId ?? null,
+        });
+      }),
+      this.queue.events.on('job:failed', ({ job, error }) => {
+        const subject = this.describe(job);
+        this.store.activity.add({
+          level: 'error',
+          code: error.code,
+          message: `${subject.area} ${subject.subject}: ${error.message}`,
+          brandId: job.brandId,
+        });
+      }),
+    );
+  }
+
+  static open(options: EngineOptions): Engine {
+    const now = options.now ?? Date.now;
+    const store = openStore({ dataDir: options.dataDir }, { now });
+    try {
+      const queue = new JobQueue({
+        store,
+        clock: options.now === undefined ? systemClock : { now, setTimer: systemClock.setTimer },
+        rateGate: options.client.rateGate,
+        ...options.queue,
+      });
+      const parts: EngineParts = {
+        store,
+        client: options.client,
+        queue,
+        events: new TypedEmitter<EngineEvents>(),
+        root: options.root,
+        dataDir: options.dataDir,
+        now,
+      };
+      return new Engine(parts, options.features ?? []);
+    } catch (error) {
+      store.close();
+      throw error;
+    }
+  }
+
+  /** Names a job for reports and the activity log. */
+  describe(job: JobRecord): JobSubject {
+    for (const feature of this.features) {
+      const subject = feature.describe?.(job);
+      if (subject !== undefined) return subject;
+    }
+    return { area: job.kind, subject: job.key ?? `#${job.id}` };
+  }
+
+  /** Enqueues a full reconcile: every feature's share, in order. */
+  async reconcile(): Promise<void> {
+    for (const feature of this.features) await feature.reconcile?.();
+  }
+
+  /** One full reconcile that waits until the queue settles (`sync --once`). */
+  syncOnce(options: SyncPassOptions = {}): Promise<SyncReport> {
+    return runSyncPass(this, options);
+  }
+
+  /** Starts the queue and every feature's long-running part (`run`, the desktop hosts). */
+  async start(): Promise<void> {
+    if (this.started) return;
+    this.started = true;
+    this.queue.start();
+    for (const feature of this.features) await feature.start?.();
+    await this.reconcile();
+  }
+
+  /** A clean shutdown: features stop, running jobs go back to the queue, the store closes. */
+  async close(): Promise<void> {
+    for (const feature of [...this.features].reverse()) await feature.stop?.();
+    await this.queue.stop();
+    for (const off of this.unsubscribe) off();
+    this.store.close();
+  }
+}
+
+/** Brands and account: what every other feature starts from. */
+function coreFeature(parts: EngineParts): EngineFeature {
+  const account = registerAccountRefresh(parts);
+  const brands = registerBrandRefresh(parts);
+  return {
+    name: 'core',
+    reconcile() {
+      account.enqueue({}, { key: refreshAccountKind, priority: 10 });
+      brands.enqueue({}, { key: refreshBrandsKind, priority: 10 });
+    },
+    describe(job) {
+      if (job.kind === refreshAccountKind) return { area: 'credits', subject: 'workspaces' };
+      if (job.kind === refreshBrandsKind) return { area: 'brands', subject: 'list' };
+      return undefined;
+    },
+  };
+}

@@ -1,0 +1,122 @@
+// `sync --once`: enqueue a full reconcile, let the queue work until it settles, and report
+// what was done and what failed. The pass ends early, as a failure, when the queue cannot
+// make progress: the account is refused, or the service stays unreachable.
+import type { JobError, JobRecord } from './store/index.ts';
+import type { Engine } from './engine.ts';
+
+export interface SyncPassOptions {
+  signal?: AbortSignal;
+  /** How long the service may stay unreachable before the pass gives up (default 30 s). */
+  offlineGraceMs?: number;
+}
+
+export interface SyncFailure {
+  area: string;
+  subject: string;
+  brandId: string | null;
+  code: string;
+  message: string;
+}
+
+export interface SyncReport {
+  ok: boolean;
+  startedAt: string;
+  finishedAt: string;
+  jobs: { done: number; failed: number };
+  failures: SyncFailure[];
+  /** Why the pass stopped before the queue settled, if it did. */
+  halted: { code: string; message: string } | null;
+  /** Each feature's own section (files uploaded and skipped, exports installed, …). */
+  sections: Record<string, Record<string, unknown>>;
+}
+
+export async function runSyncPass(
+  engine: Engine,
+  options: SyncPassOptions = {},
+): Promise<SyncReport> {
+  const since = engine.store.now();
+  const startedAt = new Date(since).toISOString();
+  const failed = new Map<number, { job: JobRecord; error: JobError }>();
+  let done = 0;
+  const offs = [
+    engine.queue.events.on('job:done', () => void done++),
+    engine.queue.events.on('job:failed', (event) => void failed.set(event.job.id, event)),
+  ];
+  let halted: SyncReport['halted'] = null;
+  try {
+    engine.queue.start();
+    await engine.reconcile();
+    halted = await settleOrHalt(engine, options);
+  } finally {
+    for (const off of offs) off();
+  }
+  const failures = [...failed.values()].map(({ job, error }) => ({
+    ...engine.describe(job),
+    brandId: job.brandId,
+    code: error.code,
+    message: error.message,
+  }));
+  const sections: SyncReport['sections'] = {};
+  for (const feature of engine.features) {
+    const section = feature.report?.(since);
+    if (section !== undefined) sections[feature.name] = section;
+  }
+  return {
+    ok: failures.length === 0 && halted === null,
+    startedAt,
+    finishedAt: new Date(engine.store.now()).toISOString(),
+    jobs: { done, failed: failures.length },
+    failures,
+    halted,
+    sections,
+  };
+}
+
+/** Resolves null when the queue settled, or the reason it cannot. */
+function settleOrHalt(engine: Engine, options: SyncPassOptions): Promise<SyncReport['halted']> {
+  const grace = options.offlineGraceMs ?? 30_000;
+  return new Promise((resolve) => {
+    let offlineTimer: NodeJS.Timeout | undefined;
+    const finish = (value: SyncReport['halted']) => {
+      clearTimeout(offlineTimer);
+      offStatus();
+      options.signal?.removeEventListener('abort', onAbort);
+      resolve(value);
+    };
+    const check = () => {
+      const status = engine.queue.status();
+      const account = status.conditions.find((c) => c.name === 'account');
+      if (account) return finish({ code: account.code, message: account.message });
+      const offline = status.conditions.find((c) => c.name === 'offline');
+      if (offline === undefined) {
+        clearTimeout(offlineTimer);
+        offlineTimer = undefined;
+      } else if (offlineTimer === undefined) {
+        offlineTimer = setTimeout(
+          () =>
+            finish({
+              code: offline.code,
+              message: `the service is unreachable: ${offline.message}`,
+            }),
+          grace,
+        );
+      }
+      if (status.userPaused) {
+        finish({ code: 'QUEUE_PAUSED', message: 'the queue is paused; resume it to sync' });
+      }
+    };
+    const onAbort = () => finish({ code: 'ABORTED', message: 'the sync was interrupted' });
+    const offStatus = engine.queue.events.on('queue:status', check);
+    options.signal?.addEventListener('abort', onAbort, { once: true });
+    if (options.signal?.aborted) return onAbort();
+    check();
+    engine.queue.whenSettled().then(
+      () => finish(null),
+      (error: unknown) =>
+        finish({
+          code: 'QUEUE_STOPPED',
+          message: error instanceof Error ? error.message : String(error),
+        }),
+    );
+  });
+}
