@@ -4,6 +4,7 @@ import { createWriteStream } from 'node:fs';
 import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
+import { deflateRawSync } from 'node:zlib';
 import { afterEach, beforeEach, expect, test } from 'vitest';
 import { ZipFile } from 'yazl';
 import { ArchiveError } from '../../main/engine/exports/errors.ts';
@@ -115,4 +116,24 @@ test('reports the declared totals before extraction', async () => {
     { path: 'c.bin', size: 10 },
   ]);
   expect(archive.dirs).toEqual(['a']);
+});
+
+test('damaged deflate data fails (never hangs), data after the final block is ignored', async () => {
+  const data = Buffer.from('brand voice '.repeat(40_000));
+  const body = deflateRawSync(data);
+  const badType = Buffer.from(body);
+  badType[0] = 0xff; // a final block of the reserved type 3
+  const cases: [string, Buffer, string][] = [
+    ['bad block type', badType, 'CORRUPT'],
+    ['cut short', body.subarray(0, body.length - 10), 'CORRUPT'],
+    ['trailing bytes', Buffer.concat([body, Buffer.alloc(300_000, 7)]), 'ok'],
+  ];
+  for (const [label, compressedBody, expected] of cases) {
+    const out = path.join(dir, label);
+    const outcome = await extract(buildZip([{ name: 'voice.md', data, compressedBody }]), out).then(
+      () => 'ok',
+      (err: unknown) => (err as ArchiveError).code,
+    );
+    expect(outcome, label).toBe(expected);
+  }
 });

@@ -5,6 +5,7 @@ import { createHash } from 'node:crypto';
 import { mkdir, open, stat } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
 import path from 'node:path';
+import type { Writable } from 'node:stream';
 import { crc32, createInflateRaw } from 'node:zlib';
 import { getFileNameLowLevel, open as openZip } from 'yauzl';
 import type { Entry, ZipFile } from 'yauzl';
@@ -445,6 +446,24 @@ async function dataRange(
   return { start: fileDataStart, end: fileDataStart + file.entry.compressedSize };
 }
 
+/**
+ * Writes to zlib and waits until it has consumed the input, so that the buffer may be
+ * reused. A stream that fails or is destroyed meanwhile never calls back: its close ends
+ * the wait instead.
+ */
+function consumed(inflate: Writable, input: Buffer): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (inflate.destroyed) return reject(new Error('the inflate stream is closed'));
+    const onClose = (): void => reject(new Error('the inflate stream closed'));
+    inflate.once('close', onClose);
+    inflate.write(input, (err) => {
+      inflate.off('close', onClose);
+      if (err) reject(err);
+      else resolve();
+    });
+  });
+}
+
 /** The bulk of a Skill (images) is stored: read straight into one reused buffer. */
 async function copyStored(
   source: ArchiveSource,
@@ -489,10 +508,7 @@ async function copyDeflated(
         at,
       );
       if (bytesRead === 0) throw new Error('unexpected EOF');
-      // The callback comes once zlib has consumed the input: only then may the buffer be reused.
-      await new Promise<void>((resolve, reject) =>
-        inflate.write(buffer.subarray(0, bytesRead), (err) => (err ? reject(err) : resolve())),
-      );
+      await consumed(inflate, buffer.subarray(0, bytesRead));
       at += bytesRead;
     }
     inflate.end();
