@@ -42,7 +42,7 @@ export async function runSyncPass(
     engine.queue.events.on('job:done', () => void done++),
     engine.queue.events.on('job:failed', (event) => void failed.set(event.job.id, event)),
   ];
-  let halted: SyncReport['halted'] = null;
+  let halted: SyncReport['halted'];
   try {
     engine.queue.start();
     await engine.reconcile();
