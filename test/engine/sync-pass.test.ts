@@ -35,7 +35,7 @@ function open(key = sim.apiKey): Engine {
     dataDir: path.join(dir, 'data'),
     root: path.join(dir, 'root'),
     client,
-    queue: { backoff: { baseMs: 5, maxMs: 20 } },
+    queue: { backoff: { baseMs: 5, capMs: 20 } },
   });
   return engine;
 }
