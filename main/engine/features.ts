@@ -1,0 +1,6 @@
+// The engine's features beyond brands and account, in reconcile order: a brand's Library
+// is mirrored, its folder synced, then its Brand Skill brought to disk. Hosts pass this
+// list to Engine.open; each feature registers its own job kinds.
+import type { FeatureFactory } from './engine.ts';
+
+export const defaultFeatures: readonly FeatureFactory[] = [];
