@@ -39,7 +39,14 @@ export interface EngineFeature {
   /** Names a job of this feature for reports; undefined when the job is not its own. */
   describe?(job: JobRecord): JobSubject | undefined;
   /** A section of the sync report: what this feature did since `since`. */
-  report?(since: number): Record<string, unknown>;
+  report?(since: number): FeatureReport;
+}
+
+/** A feature's section of a sync report: lines for people, plus data for --json. */
+export interface FeatureReport {
+  /** Human lines, e.g. "Uploaded 3 files to Acme", "Skipped a.gif: GIF is not accepted: …". */
+  summary: string[];
+  [field: string]: unknown;
 }
 
 export type FeatureFactory = (parts: EngineParts) => EngineFeature;

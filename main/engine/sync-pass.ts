@@ -2,7 +2,7 @@
 // what was done and what failed. The pass ends early, as a failure, when the queue cannot
 // make progress: the account is refused, or the service stays unreachable.
 import type { JobError, JobRecord } from './store/index.ts';
-import type { Engine } from './engine.ts';
+import type { Engine, FeatureReport } from './engine.ts';
 
 export interface SyncPassOptions {
   signal?: AbortSignal;
@@ -27,7 +27,7 @@ export interface SyncReport {
   /** Why the pass stopped before the queue settled, if it did. */
   halted: { code: string; message: string } | null;
   /** Each feature's own section (files uploaded and skipped, exports installed, …). */
-  sections: Record<string, Record<string, unknown>>;
+  sections: Record<string, FeatureReport>;
 }
 
 export async function runSyncPass(
