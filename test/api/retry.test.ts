@@ -165,21 +165,25 @@ describe('GETs', () => {
   });
 
   test('a wait=true that times out asks again while the brand is analyzing', async () => {
-    const client = clientFor(sim);
-    const created = await client.createBrand({ sources: [{ kind: 'website', url: website() }] });
-    const seen: string[] = [];
-    const brand = await client.waitForBrand(created.id, {
-      waitSeconds: 1, // 1 simulated second: the 30 s analysis needs many waits
-      pollIntervalMs: 1,
-      onUpdate: (b) => seen.push(b.status),
-    });
-    expect(brand.status).toBe('ready');
-    expect(seen.length).toBeGreaterThan(1);
-    expect(seen.every((s) => s === 'analyzing')).toBe(true);
-    const polls = sim.control
-      .log({ route: 'GET /v1/brands/{id}' })
-      .filter((e) => e.path.endsWith(created.id));
-    expect(polls.length).toBe(seen.length + 1);
+    // 100× real time: the 30 s analysis lasts 300 ms, each 1 s wait 10 ms, so many waits time out.
+    const slow = await startSim({ speed: 100, rateLimit: false });
+    try {
+      const client = clientFor(slow);
+      const created = await client.createBrand({ sources: [{ kind: 'website', url: website() }] });
+      const seen: string[] = [];
+      const brand = await client.waitForBrand(created.id, {
+        waitSeconds: 1,
+        pollIntervalMs: 1,
+        onUpdate: (b) => seen.push(b.status),
+      });
+      expect(brand.status).toBe('ready');
+      expect(seen.length).toBeGreaterThan(1);
+      expect(seen.every((s) => s === 'analyzing')).toBe(true);
+      const polls = slow.control.log({ route: 'GET /v1/brands/{id}' });
+      expect(polls.length).toBe(seen.length + 1);
+    } finally {
+      await slow.close();
+    }
   });
 
   test('a request over its time limit fails as TIMEOUT', async () => {

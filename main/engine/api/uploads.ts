@@ -1,7 +1,6 @@
 // Uploads: logo and image (authenticated and signed, multipart streamed from disk), remote
 // image by URL, and staging a local file for a brand source (assumed, GAPS.md).
 import fs from 'node:fs';
-import { fileTypeFromFile } from 'file-type';
 import { MAX_UPLOAD_BYTES, MULTIPART_FILE_FIELD, STAGING_PATH } from './assumed.ts';
 import { multipartFileBody, rawFileBody } from './file-body.ts';
 import { seg, type Http, type ResendRule, type UploadProgress } from './http.ts';
@@ -53,10 +52,15 @@ async function prepareFile(
       `${file.path} is ${size} bytes; the service takes at most ${limit} bytes (10 MB).`,
     );
   }
-  const mimeType =
-    file.mimeType ?? (await fileTypeFromFile(file.path))?.mime ?? 'application/octet-stream';
+  const mimeType = file.mimeType ?? (await sniffMimeType(file.path));
   const fileName = file.fileName ?? file.path.split(/[\\/]/).pop() ?? 'file';
   return { path: file.path, fileName, mimeType, size };
+}
+
+/** The type read from the file's first bytes (loaded on demand: most callers know the type). */
+async function sniffMimeType(path: string): Promise<string> {
+  const { fileTypeFromFile } = await import('file-type');
+  return (await fileTypeFromFile(path))?.mime ?? 'application/octet-stream';
 }
 
 /** Progress of the request body (the file plus a few hundred bytes of multipart framing). */

@@ -28,6 +28,7 @@ async function pollUntil<T>(
   fetch: (signal: AbortSignal | undefined, first: boolean) => Promise<T>,
   settled: (value: T) => boolean,
   options: WaitOptions<T>,
+  holds: boolean,
 ): Promise<T> {
   const signal = http.signalFor(options.signal);
   const interval = options.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS;
@@ -36,8 +37,9 @@ async function pollUntil<T>(
     const value = await fetch(signal, first);
     if (settled(value)) return value;
     options.onUpdate?.(value);
-    // A service without `wait` answers at once: do not hammer it.
-    const rest = interval - (http.clock.now() - started);
+    // A service without `wait` answers at once: do not hammer it. (After the first look of a
+    // holding wait, the next request holds by itself.)
+    const rest = first && holds ? 0 : interval - (http.clock.now() - started);
     if (rest > 0) {
       await http.clock.sleep(rest, signal).catch(() => {
         throw abortedError(endpoint);
@@ -59,6 +61,7 @@ export function waitForBrand(
       getBrand(http, id, { wait: !first, waitSeconds: options.waitSeconds, signal }),
     isBrandSettled,
     options,
+    true,
   );
 }
 
@@ -75,6 +78,7 @@ export function waitForImage(
       getImage(http, id, { wait: !first, waitSeconds: options.waitSeconds, signal }),
     isImageSettled,
     options,
+    true,
   );
 }
 
@@ -91,6 +95,7 @@ export function waitForExport(
     (signal) => getExport(http, brandId, skillId, { signal }),
     isExportSettled,
     options,
+    false,
   );
 }
 
@@ -106,6 +111,7 @@ export function waitForBrandSkill(
     (signal) => getBrandSkill(http, id, { signal }),
     isBrandSkillSettled,
     options,
+    false,
   );
 }
 
@@ -123,6 +129,7 @@ export function waitForEdit(
       getEdit(http, brandId, editId, { wait: !first, waitSeconds: options.waitSeconds, signal }),
     isEditSettled,
     options,
+    true,
   );
 }
 

@@ -1,0 +1,45 @@
+// `sync --once [--json]`: one full reconcile, waiting until the queue settles. Exit 0 when
+// all was done, 1 when something failed (each failure listed with its reason).
+import type { Command } from 'commander';
+import { action, type CliDeps } from '../action.ts';
+import { withEngine } from '../engine.ts';
+import { EXIT, UsageError } from '../output.ts';
+import type { SyncReport } from '../../engine/sync-pass.ts';
+
+export function registerSync(program: Command, deps: CliDeps): void {
+  program
+    .command('sync')
+    .description(
+      'one full reconcile: scan folders, upload, refresh brands, Library and credits, sync Brand Skills',
+    )
+    .option('--once', 'run one pass and exit when the queue settles (required; `run` keeps syncing)')
+    .option('--json', 'print one JSON document')
+    .action(
+      action(deps, async (ctx, command) => {
+        if (command.opts<{ once?: boolean }>().once !== true) {
+          throw new UsageError('sync needs --once (to keep syncing, use `brand-sync run`).');
+        }
+        const report = await withEngine(ctx, (engine) =>
+          engine.syncOnce({ signal: ctx.signal }),
+        );
+        ctx.output.result(report, () => describeReport(report));
+        return report.ok ? EXIT.ok : EXIT.failed;
+      }),
+    );
+}
+
+function describeReport(report: SyncReport): string[] {
+  const seconds = (Date.parse(report.finishedAt) - Date.parse(report.startedAt)) / 1000;
+  const lines: string[] = [];
+  for (const section of Object.values(report.sections)) lines.push(...section.summary);
+  if (report.halted) lines.push(`Stopped: ${report.halted.code}: ${report.halted.message}`);
+  for (const failure of report.failures) {
+    lines.push(`Failed: ${failure.area} ${failure.subject}: ${failure.code}: ${failure.message}`);
+  }
+  lines.push(
+    report.ok
+      ? `Sync complete in ${seconds.toFixed(1)} s (${report.jobs.done} steps).`
+      : `Sync finished with ${report.failures.length} failure${report.failures.length === 1 ? '' : 's'}${report.halted ? ' and was stopped' : ''} in ${seconds.toFixed(1)} s.`,
+  );
+  return lines;
+}
