@@ -5,10 +5,12 @@ import type { CliDeps } from './action.ts';
 import { registerBrands } from './commands/brands.ts';
 import { registerCredits } from './commands/credits.ts';
 import { registerSimulator } from './commands/simulator.ts';
+import { registerStatus } from './commands/status.ts';
+import { registerSync } from './commands/sync.ts';
 import { ENV } from './context.ts';
 import { EXIT, Output, type ExitCode } from './output.ts';
 
-const REGISTER = [registerCredits, registerBrands, registerSimulator];
+const REGISTER = [registerStatus, registerSync, registerCredits, registerBrands, registerSimulator];
 
 export function buildProgram(deps: CliDeps): Command {
   const program = new Command('brand-sync')

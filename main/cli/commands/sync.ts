@@ -12,16 +12,17 @@ export function registerSync(program: Command, deps: CliDeps): void {
     .description(
       'one full reconcile: scan folders, upload, refresh brands, Library and credits, sync Brand Skills',
     )
-    .option('--once', 'run one pass and exit when the queue settles (required; `run` keeps syncing)')
+    .option(
+      '--once',
+      'run one pass and exit when the queue settles (required; `run` keeps syncing)',
+    )
     .option('--json', 'print one JSON document')
     .action(
       action(deps, async (ctx, command) => {
         if (command.opts<{ once?: boolean }>().once !== true) {
           throw new UsageError('sync needs --once (to keep syncing, use `brand-sync run`).');
         }
-        const report = await withEngine(ctx, (engine) =>
-          engine.syncOnce({ signal: ctx.signal }),
-        );
+        const report = await withEngine(ctx, (engine) => engine.syncOnce({ signal: ctx.signal }));
         ctx.output.result(report, () => describeReport(report));
         return report.ok ? EXIT.ok : EXIT.failed;
       }),
