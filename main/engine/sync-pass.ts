@@ -6,7 +6,7 @@ import type { Engine, FeatureReport } from './engine.ts';
 
 export interface SyncPassOptions {
   signal?: AbortSignal;
-  /** How long the service may stay unreachable before the pass gives up (default 30 s). */
+  /** How long the service may stay unreachable before the pass gives up (default 15 s). */
   offlineGraceMs?: number;
 }
 
@@ -74,7 +74,7 @@ export async function runSyncPass(
 
 /** Resolves null when the queue settled, or the reason it cannot. */
 function settleOrHalt(engine: Engine, options: SyncPassOptions): Promise<SyncReport['halted']> {
-  const grace = options.offlineGraceMs ?? 30_000;
+  const grace = options.offlineGraceMs ?? 15_000;
   return new Promise((resolve) => {
     let offlineTimer: NodeJS.Timeout | undefined;
     const finish = (value: SyncReport['halted']) => {

@@ -126,7 +126,7 @@ function describeStatus(doc: StatusDocument, now: number): string[] {
     lines.push('Waiting to retry:');
     for (const w of doc.waiting) {
       lines.push(
-        `  ${w.kind} ${w.key ?? `#${w.id}`}: ${w.reason ? `${w.reason.code}: ${w.reason.message}` : 'no reason recorded'} (next try ${ago(w.nextRunAt, now)})`,
+        `  ${w.kind} ${w.key ?? `#${w.id}`}: ${w.reason ? `${w.reason.code}: ${w.reason.message}` : 'no reason recorded'} (${nextTry(w.nextRunAt, now)})`,
       );
     }
   }
@@ -135,6 +135,10 @@ function describeStatus(doc: StatusDocument, now: number): string[] {
     for (const e of doc.lastErrors) lines.push(`  ${ago(e.at, now)}: ${e.code}: ${e.message}`);
   }
   return lines;
+}
+
+function nextTry(at: string | null, now: number): string {
+  return at === null || Date.parse(at) <= now ? 'due at the next sync' : `next try ${ago(at, now)}`;
 }
 
 /** "3 uploaded, 1 failed": the non-zero counts. */

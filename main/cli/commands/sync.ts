@@ -37,10 +37,14 @@ function describeReport(report: SyncReport): string[] {
   for (const failure of report.failures) {
     lines.push(`Failed: ${failure.area} ${failure.subject}: ${failure.code}: ${failure.message}`);
   }
+  const n = report.failures.length;
+  const failures = `${n} failure${n === 1 ? '' : 's'}`;
   lines.push(
-    report.ok
-      ? `Sync complete in ${seconds.toFixed(1)} s (${report.jobs.done} steps).`
-      : `Sync finished with ${report.failures.length} failure${report.failures.length === 1 ? '' : 's'}${report.halted ? ' and was stopped' : ''} in ${seconds.toFixed(1)} s.`,
+    report.halted
+      ? `Sync stopped after ${seconds.toFixed(1)} s${n > 0 ? ` with ${failures}` : ''}; the rest waits in the queue for the next sync.`
+      : report.ok
+        ? `Sync complete in ${seconds.toFixed(1)} s (${report.jobs.done} steps).`
+        : `Sync finished with ${failures} in ${seconds.toFixed(1)} s.`,
   );
   return lines;
 }
