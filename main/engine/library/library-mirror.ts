@@ -89,17 +89,51 @@ export class LibraryMirror {
       removed: 0,
       invalid: 0,
     };
+    // A full pass asks for the next page before writing the current one, so the service
+    // prepares it meanwhile. A refresh does not: it may stop after this page.
+    const prefetch = mode === 'full';
+    const local = new AbortController();
+    const signal =
+      options.signal === undefined ? local.signal : AbortSignal.any([options.signal, local.signal]);
+    const fetchPage = (cursor: string | undefined) => {
+      const request = this.source.listLibraryPage(
+        brandId,
+        { limit: this.pageSize, ...(cursor === undefined ? {} : { cursor }) },
+        { signal },
+      );
+      result.requests++;
+      request.catch(() => {}); // awaited below, or abandoned on an error: never unhandled
+      return request;
+    };
     try {
-      let cursor: string | undefined;
       const seen = new Set<string>();
-      for (;;) {
+      let pending: ReturnType<typeof fetchPage> | null = fetchPage(undefined);
+      while (pending !== null) {
+        const page = await pending;
+        pending = null;
         options.signal?.throwIfAborted();
-        const page = await this.source.listLibraryPage(
-          brandId,
-          { limit: this.pageSize, ...(cursor === undefined ? {} : { cursor }) },
-          options.signal === undefined ? {} : { signal: options.signal },
-        );
-        result.requests++;
+        let next: string | undefined;
+        if (page.hasMore) {
+          next =
+            typeof page.nextCursor === 'string' && page.nextCursor !== ''
+              ? page.nextCursor
+              : undefined;
+          if (next === undefined) {
+            throw new MirrorError(
+              'BROKEN_PAGING',
+              'The service said the Library has more items but gave no cursor.',
+            );
+          }
+          // Only the cursors are kept, not the items: a million-item Library holds 10,000 strings.
+          if (seen.has(next)) {
+            throw new MirrorError(
+              'BROKEN_PAGING',
+              'The service handed out the same Library cursor twice.',
+            );
+          }
+          seen.add(next);
+          if (prefetch) pending = fetchPage(next);
+        }
         const items: LibraryItemInput[] = [];
         for (const raw of page.items) {
           const item = toLibraryItem(raw);
@@ -118,26 +152,11 @@ export class LibraryMirror {
         result.unchanged += stored.unchanged;
         options.onProgress?.(result.itemsRead);
         if (mode === 'refresh' && items.length > 0 && stored.trustedKnown === items.length) break;
-        if (!page.hasMore) {
+        if (next === undefined) {
           result.fullPass = true;
           break;
         }
-        const next = page.nextCursor;
-        if (typeof next !== 'string' || next === '') {
-          throw new MirrorError(
-            'BROKEN_PAGING',
-            'The service said the Library has more items but gave no cursor.',
-          );
-        }
-        // Only the cursors are kept, not the items: a million-item Library holds 10,000 strings.
-        if (seen.has(next)) {
-          throw new MirrorError(
-            'BROKEN_PAGING',
-            'The service handed out the same Library cursor twice.',
-          );
-        }
-        seen.add(next);
-        cursor = next;
+        if (!prefetch) pending = fetchPage(next);
       }
       const at = this.now();
       this.store.transaction(() => {
@@ -159,6 +178,8 @@ export class LibraryMirror {
         // The store itself is failing; the original error says more.
       }
       throw error;
+    } finally {
+      local.abort(); // a prefetched page nobody will read
     }
   }
 }
