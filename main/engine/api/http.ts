@@ -1,13 +1,16 @@
 // The single path every call to the service takes: auth header, the per-key rate gate,
 // timeouts, cancellation, the retry rules of the interface document, response validation,
-// and the translation of every failure into an ApiError. got's own errors (which carry the
-// request options, headers included) never leave this module: they are read and dropped.
-import got, { type Got, type Progress, type Response as GotResponse } from 'got';
+// and the translation of every failure into an ApiError. The exchange itself is
+// transport.ts; got (its `got` instance here) carries the downloads. Library errors (got's
+// carry the request options, headers included) never leave this module: they are read for
+// their code and dropped.
+import got, { type Got } from 'got';
 import type { z } from 'zod';
 import { ApiError, CLIENT_ERROR_CODES, type ApiErrorKind } from './errors.ts';
 import { abortedError, realClock, type Clock } from './clock.ts';
 import { rateGateFor, type RateGate } from './rate-gate.ts';
 import { ErrorEnvelope, envelope } from './schemas.ts';
+import { exchange, ExchangeError, type Answer } from './transport.ts';
 
 export interface Credentials {
   /** `api-key` goes in `x-api-key`; `bearer` (an OAuth access token) in `Authorization`. Never both. */
@@ -102,6 +105,8 @@ export interface HttpOptions {
   onRequest?: (info: { method: HttpMethod; endpoint: string; at: number }) => void;
 }
 
+const BASE_HEADERS = { 'user-agent': 'brand-sync', accept: 'application/json' } as const;
+
 /** Transport status codes that prove the request never reached the service. */
 const NOT_SENT_CODES = new Set([
   'ECONNREFUSED',
@@ -173,11 +178,11 @@ export function createHttp(options: HttpOptions): Http {
   const redact = (text: string): string =>
     text.includes(secret) ? text.split(secret).join('[redacted]') : text;
 
+  // For downloads: streams, redirects (with the hook below), Range.
   const instance = got.extend({
     retry: { limit: 0 }, // retries are ours: they must pass the rate gate and the resend rules
     throwHttpErrors: false,
-    responseType: 'buffer',
-    headers: { 'user-agent': 'brand-sync', accept: 'application/json' },
+    headers: { 'user-agent': 'brand-sync' },
     hooks: {
       beforeRedirect: [
         (redirected) => {
@@ -209,37 +214,35 @@ export function createHttp(options: HttpOptions): Http {
     fresh: FreshBody | undefined,
   ): Promise<{ ok: true; value: Output<S> } | { ok: false; error: ApiError }> {
     const url = buildUrl(baseUrl, spec.path, spec.query);
-    const headers: Record<string, string> = { ...spec.headers };
+    const headers: Record<string, string> = { ...BASE_HEADERS, ...spec.headers };
     if (spec.auth !== false) Object.assign(headers, authHeaders());
-    const timeout = spec.transfer
-      ? { lookup: 10_000, connect: 15_000, socket: timeoutMs, response: timeoutMs }
-      : { request: timeoutMs + (spec.extraTimeoutMs ?? 0) };
-    let response: GotResponse<Uint8Array>;
+    let body: FreshBody['body'] | undefined = fresh?.body;
+    if (fresh?.headers) Object.assign(headers, fresh.headers);
+    if (spec.json !== undefined) {
+      body = JSON.stringify(spec.json);
+      headers['content-type'] = 'application/json';
+    }
+    if (typeof body === 'string' || body instanceof Uint8Array) {
+      headers['content-length'] = String(Buffer.byteLength(body));
+    }
+    let answer: Answer;
     try {
-      if (fresh?.headers) Object.assign(headers, fresh.headers);
-      const promise = instance(url, {
+      answer = await exchange({
         method: spec.method,
+        url,
         headers,
-        ...(spec.json !== undefined ? { json: spec.json } : {}),
-        ...(fresh !== undefined ? { body: fresh.body as never } : {}),
-        timeout,
+        ...(body !== undefined ? { body } : {}),
+        timeoutMs: timeoutMs + (spec.extraTimeoutMs ?? 0),
+        idle: spec.transfer === true,
         ...(signal ? { signal } : {}),
+        ...(spec.onUploadProgress ? { onUploadProgress: spec.onUploadProgress } : {}),
       });
-      if (spec.onUploadProgress) {
-        const report = spec.onUploadProgress;
-        promise.on('uploadProgress', (p: Progress) =>
-          report({ transferred: p.transferred, total: p.total }),
-        );
-      }
-      response = (await promise) as GotResponse<Uint8Array>;
     } catch (error) {
       return { ok: false, error: transportError(error, spec, signal) };
     }
-    const status = response.statusCode;
-    if (status >= 200 && status < 300) {
-      return parseSuccess(spec, response.body);
-    }
-    return { ok: false, error: httpError(spec, status, response.body, response.headers) };
+    const status = answer.status;
+    if (status >= 200 && status < 300) return parseSuccess(spec, answer.body);
+    return { ok: false, error: httpError(spec, status, answer.body, answer.headers) };
   }
 
   function transportError(
@@ -262,13 +265,20 @@ export function createHttp(options: HttpOptions): Http {
         endpoint: spec.endpoint,
       });
     }
+    // An ExchangeError knows whether the request left; for got's errors (downloads) the
+    // code and the timeout phase tell.
     const timeoutEvent = (error as { event?: unknown })?.event;
-    const isTimeout = code === 'ETIMEDOUT' && typeof timeoutEvent === 'string';
+    const isTimeout =
+      error instanceof ExchangeError
+        ? error.timeout
+        : code === 'ETIMEDOUT' && typeof timeoutEvent === 'string';
     const notSent =
-      NOT_SENT_CODES.has(code) || (isTimeout && NOT_SENT_TIMEOUTS.has(timeoutEvent as string));
-    // Only a few well-known transport codes are named; got's message (it may hold the URL) is not kept.
+      error instanceof ExchangeError
+        ? !error.sent
+        : NOT_SENT_CODES.has(code) || (isTimeout && NOT_SENT_TIMEOUTS.has(timeoutEvent as string));
+    // Only the transport code is named; no library message (it may hold the URL) is kept.
     const what = isTimeout
-      ? `no answer within the time limit (${timeoutEvent})`
+      ? 'no answer within the time limit'
       : code
         ? `connection failed (${code})`
         : 'connection failed';
@@ -330,7 +340,7 @@ export function createHttp(options: HttpOptions): Http {
     if (json === NOT_JSON) {
       return { ok: false, error: invalidResponse(spec.endpoint, 'the body is not JSON') };
     }
-    const result = envelope(spec.schema).safeParse(json);
+    const result = envelopeOf(spec.schema).safeParse(json);
     if (!result.success) {
       return {
         ok: false,
@@ -434,17 +444,28 @@ export function normalizeBaseUrl(raw: string): string {
   return url.toString().replace(/\/+$/, '');
 }
 
-function buildUrl(baseUrl: string, path: string, query: CallSpec<null>['query']): string {
+function buildUrl(baseUrl: string, path: string, query: CallSpec<null>['query']): URL {
   const url = /^https?:\/\//.test(path) ? new URL(path) : new URL(baseUrl + path);
   for (const [key, value] of Object.entries(query ?? {})) {
     if (value !== undefined && value !== null) url.searchParams.set(key, String(value));
   }
-  return url.toString();
+  return url;
 }
 
 /** Encodes one path segment (IDs come from users and disk: never trust them in a URL). */
 export function seg(value: string): string {
   return encodeURIComponent(value);
+}
+
+/** One envelope schema per data schema: zod compiles a schema on first use, so build each once. */
+const envelopes = new WeakMap<z.ZodType, z.ZodType>();
+function envelopeOf(schema: z.ZodType): z.ZodType<{ data: unknown }> {
+  let wrapped = envelopes.get(schema);
+  if (wrapped === undefined) {
+    wrapped = envelope(schema);
+    envelopes.set(schema, wrapped);
+  }
+  return wrapped as z.ZodType<{ data: unknown }>;
 }
 
 const NOT_JSON = Symbol('not json');
