@@ -436,6 +436,20 @@ describe('exports, Brand Edits, activity and sync state', () => {
 });
 
 describe('transactions and the write hook', () => {
+  it('relaxes fsync only around Library pages and restores full durability', () => {
+    const sync = (): unknown => store.db.raw.pragma('synchronous', { simple: true });
+    expect(sync()).toBe(2);
+    expect(store.db.relaxed(sync)).toBe(1);
+    expect(sync()).toBe(2);
+    expect(() =>
+      store.db.relaxed(() => {
+        throw new Error('boom');
+      }),
+    ).toThrow('boom');
+    expect(sync()).toBe(2);
+    store.transaction(() => expect(store.db.relaxed(sync)).toBe(2)); // never inside a transaction
+  });
+
   it('rolls back every write of a transaction when one fails', () => {
     store.brands.upsertFromService({ id: 'b1', status: 'ready' });
     let calls = 0;

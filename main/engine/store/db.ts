@@ -15,12 +15,15 @@ export type WriteHook = (writeNumber: number, sql: string) => void;
 
 export class Db {
   readonly raw: Database.Database;
+  /** Whether commits wait for fsync (synchronous=FULL); see relaxed(). */
+  readonly durable: boolean;
   private readonly statements = new Map<string, Statement>();
   private writeHook: WriteHook | undefined;
   private writes = 0;
 
-  constructor(raw: Database.Database) {
+  constructor(raw: Database.Database, durable: boolean) {
     this.raw = raw;
+    this.durable = durable;
   }
 
   setWriteHook(hook: WriteHook | undefined): void {
@@ -62,6 +65,22 @@ export class Db {
   /** Runs fn in one IMMEDIATE transaction (a savepoint when already inside one). */
   tx<T>(fn: () => T): T {
     return this.raw.transaction(fn).immediate();
+  }
+
+  /**
+   * Runs fn with its commits not waiting for fsync (synchronous=NORMAL), for data that can
+   * be fetched again. Safe to mix with full commits: WAL keeps commits in order and a
+   * power cut loses only the newest ones, so a later full commit (a sync's completion
+   * marker) that survived implies every relaxed commit before it did too.
+   */
+  relaxed<T>(fn: () => T): T {
+    if (!this.durable || this.raw.inTransaction) return fn();
+    this.raw.pragma('synchronous = NORMAL');
+    try {
+      return fn();
+    } finally {
+      this.raw.pragma('synchronous = FULL');
+    }
   }
 
   get inTransaction(): boolean {

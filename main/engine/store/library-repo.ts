@@ -105,7 +105,8 @@ export class LibraryRepo {
   /**
    * Stores one page of a sync numbered `seq` in one transaction. Unchanged items only get
    * their "seen" marks (no index is rewritten), so a full pass over an unchanged Library
-   * stays cheap.
+   * stays cheap. The page is a copy of the service's data: its commit does not wait for
+   * fsync (Db.relaxed); the sync's completion marker does, and vouches for the pages.
    */
   upsertPage(
     brandId: string,
@@ -116,59 +117,61 @@ export class LibraryRepo {
     requireId(brandId, 'brand');
     const result: PageUpsertResult = { inserted: 0, updated: 0, unchanged: 0, trustedKnown: 0 };
     if (items.length === 0) return result;
-    return this.db.tx(() => {
-      this.db.run(
-        'INSERT INTO brands (id, created_at, updated_at) VALUES (?, ?, ?) ON CONFLICT(id) DO NOTHING',
-        brandId,
-        at,
-        at,
-      );
-      const known = new Map<
-        string,
-        { brand_id: string; first_seen_seq: number; removed: number; raw_json: string }
-      >();
-      const rows = this.db.all<{
-        id: string;
-        brand_id: string;
-        first_seen_seq: number;
-        removed: number;
-        raw_json: string;
-      }>(
-        `SELECT id, brand_id, first_seen_seq, removed, raw_json FROM library_items
-         WHERE id IN (SELECT value FROM json_each(?))`,
-        JSON.stringify(items.map((item) => item.id)),
-      );
-      for (const row of rows) known.set(row.id, row);
-      const unchangedIds: string[] = [];
-      for (const item of items) {
-        const rawJson = JSON.stringify(item.raw);
-        const old = known.get(item.id);
-        if (old !== undefined && old.removed === 0 && old.first_seen_seq <= sync.trustedSeq)
-          result.trustedKnown++;
-        if (
-          old !== undefined &&
-          old.raw_json === rawJson &&
-          old.brand_id === brandId &&
-          old.removed === 0
-        ) {
-          unchangedIds.push(item.id);
-          result.unchanged++;
-          continue;
-        }
-        this.writeItem(brandId, item, rawJson, sync.seq, at);
-        if (old === undefined) result.inserted++;
-        else result.updated++;
-      }
-      if (unchangedIds.length > 0) {
+    return this.db.relaxed(() =>
+      this.db.tx(() => {
         this.db.run(
-          'UPDATE library_items SET seen_seq = ?, last_seen_at = ? WHERE id IN (SELECT value FROM json_each(?))',
-          sync.seq,
+          'INSERT INTO brands (id, created_at, updated_at) VALUES (?, ?, ?) ON CONFLICT(id) DO NOTHING',
+          brandId,
           at,
-          JSON.stringify(unchangedIds),
+          at,
         );
-      }
-      return result;
-    });
+        const known = new Map<
+          string,
+          { brand_id: string; first_seen_seq: number; removed: number; raw_json: string }
+        >();
+        const rows = this.db.all<{
+          id: string;
+          brand_id: string;
+          first_seen_seq: number;
+          removed: number;
+          raw_json: string;
+        }>(
+          `SELECT id, brand_id, first_seen_seq, removed, raw_json FROM library_items
+         WHERE id IN (SELECT value FROM json_each(?))`,
+          JSON.stringify(items.map((item) => item.id)),
+        );
+        for (const row of rows) known.set(row.id, row);
+        const unchangedIds: string[] = [];
+        for (const item of items) {
+          const rawJson = JSON.stringify(item.raw);
+          const old = known.get(item.id);
+          if (old !== undefined && old.removed === 0 && old.first_seen_seq <= sync.trustedSeq)
+            result.trustedKnown++;
+          if (
+            old !== undefined &&
+            old.raw_json === rawJson &&
+            old.brand_id === brandId &&
+            old.removed === 0
+          ) {
+            unchangedIds.push(item.id);
+            result.unchanged++;
+            continue;
+          }
+          this.writeItem(brandId, item, rawJson, sync.seq, at);
+          if (old === undefined) result.inserted++;
+          else result.updated++;
+        }
+        if (unchangedIds.length > 0) {
+          this.db.run(
+            'UPDATE library_items SET seen_seq = ?, last_seen_at = ? WHERE id IN (SELECT value FROM json_each(?))',
+            sync.seq,
+            at,
+            JSON.stringify(unchangedIds),
+          );
+        }
+        return result;
+      }),
+    );
   }
 
   /** After a complete full pass numbered seq: items it did not see left the Library. */

@@ -200,5 +200,5 @@ export function openStore(
       },
     );
   }
-  return new Store(path, new Db(raw), now);
+  return new Store(path, new Db(raw, options.durability !== 'normal'), now);
 }
