@@ -55,3 +55,8 @@ export function describeApiError(error: ApiError): string {
     ? `${error.code}: ${message} (${hint})`
     : `${error.code}: ${message}`;
 }
+
+/** What the UI and the CLI say while the rate gate holds requests. */
+export function pauseNote(pausedUntil: number): string {
+  return `Paused by the service until ${new Date(pausedUntil).toLocaleTimeString('en-GB')}.`;
+}

@@ -1,0 +1,48 @@
+// Settings of the command line: options beat the environment, which beats the per-OS
+// defaults (data dir and sync root).
+import { expect, test } from 'vitest';
+import { resolveConfig, credentialsFrom } from '../../main/cli/context.ts';
+import { defaultDataDir, defaultSyncRoot } from '../../main/engine/paths.ts';
+
+test('default data dir and sync root per OS', () => {
+  const linux = { platform: 'linux' as const, home: '/home/ada', env: {} };
+  expect(defaultDataDir(linux)).toBe('/home/ada/.config/brand-sync');
+  expect(defaultDataDir({ ...linux, env: { XDG_CONFIG_HOME: '/xdg' } })).toBe('/xdg/brand-sync');
+  expect(defaultDataDir({ ...linux, env: { XDG_CONFIG_HOME: 'relative' } })).toBe(
+    '/home/ada/.config/brand-sync',
+  );
+  expect(defaultSyncRoot(linux)).toBe('/home/ada/Brand Sync');
+  const mac = { platform: 'darwin' as const, home: '/Users/ada', env: {} };
+  expect(defaultDataDir(mac)).toBe('/Users/ada/Library/Application Support/Brand Sync');
+  expect(defaultSyncRoot(mac)).toBe('/Users/ada/Brand Sync');
+  const win = {
+    platform: 'win32' as const,
+    home: 'C:\\Users\\ada',
+    env: { APPDATA: 'C:\\Users\\ada\\AppData\\Roaming' },
+  };
+  expect(defaultDataDir(win)).toBe('C:\\Users\\ada\\AppData\\Roaming\\Brand Sync');
+  expect(defaultDataDir({ ...win, env: {} })).toBe('C:\\Users\\ada\\AppData\\Roaming\\Brand Sync');
+  expect(defaultSyncRoot(win)).toBe('C:\\Users\\ada\\Brand Sync');
+});
+
+test('options beat the environment; empty values count as unset', () => {
+  const env = {
+    BRAND_SYNC_BASE_URL: 'http://env/v1',
+    BRAND_SYNC_DATA_DIR: '/env/data',
+    BRAND_SYNC_ROOT: ' ',
+  };
+  const config = resolveConfig({ baseUrl: 'http://opt/v1' }, env);
+  expect(config.baseUrl).toBe('http://opt/v1');
+  expect(config.dataDir).toBe('/env/data');
+  expect(config.root).toBe(defaultSyncRoot());
+  expect(resolveConfig({}, {}).baseUrl).toBeUndefined();
+});
+
+test('the key comes from BRAND_SYNC_API_KEY only', () => {
+  expect(credentialsFrom({ BRAND_SYNC_API_KEY: 'sk-1' })).toEqual({
+    kind: 'api-key',
+    secret: 'sk-1',
+  });
+  expect(credentialsFrom({ BRAND_SYNC_API_KEY: '' })).toBeUndefined();
+  expect(credentialsFrom({})).toBeUndefined();
+});
