@@ -1,6 +1,11 @@
 // What a command runs with: the settings resolved from options and environment, the
 // output, a cancellation signal, and the API client, made only when a command needs it.
-import { createApiClient, type ApiClient, type Credentials } from '../engine/api/index.ts';
+import {
+  createApiClient,
+  pauseNote,
+  type ApiClient,
+  type Credentials,
+} from '../engine/api/index.ts';
 import { defaultDataDir, defaultSyncRoot } from '../engine/paths.ts';
 import { Output, UsageError } from './output.ts';
 
@@ -87,6 +92,10 @@ export function createContext(options: GlobalOptions, deps: ContextDeps): CliCon
       } catch (error) {
         throw new UsageError(error instanceof Error ? error.message : String(error));
       }
+      // A long silence explained: the service asked for a pause (429 with Retry-After).
+      client.rateGate.onChange((until) => {
+        if (until !== undefined) output.note(pauseNote(until));
+      });
       return client;
     },
   };

@@ -147,6 +147,14 @@ describe('credits', () => {
     });
   });
 
+  test('a 429 with Retry-After: the pause is told on stderr, then the command succeeds', async () => {
+    sim.control.injectFault('GET /v1/credits', '429');
+    const result = await run(['credits']);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toMatch(/^Paused by the service until \d\d:\d\d:\d\d\.$/m);
+    expect(result.stdout).toMatch(/^Credits of your personal workspace: /);
+  });
+
   test('a refused key: exit 1 with UNAUTHORIZED, the key not shown', async () => {
     const result = await run(['credits'], { BRAND_SYNC_API_KEY: `${KEY}-wrong` });
     expect(result.code).toBe(1);

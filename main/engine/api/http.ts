@@ -135,8 +135,6 @@ export interface Http {
   signalFor(signal: AbortSignal | undefined): AbortSignal | undefined;
   /** Delay before retry `attempt` (1-based): exponential, capped, with jitter. */
   backoff(attempt: number): number;
-  /** Removes the secret from any text that might be shown. */
-  redact(text: string): string;
   /** Tells the onRequest observer that a request leaves now (for sends outside call()). */
   noteSend(context: ErrorContext): void;
   /** The ApiError for a non-2xx answer (body: the raw error body, possibly empty). */
@@ -416,7 +414,6 @@ export function createHttp(options: HttpOptions): Http {
     authHeaders,
     signalFor,
     backoff,
-    redact,
     noteSend,
     errorFromResponse: httpError,
     errorFromTransport: transportError,
