@@ -2,5 +2,7 @@
 // is mirrored, its folder synced, then its Brand Skill brought to disk. Hosts pass this
 // list to Engine.open; each feature registers its own job kinds.
 import type { FeatureFactory } from './engine.ts';
+import { brandSkillsFeature } from './brand-skills/index.ts';
+import { exportSync } from './export-sync/index.ts';
 
-export const defaultFeatures: readonly FeatureFactory[] = [];
+export const defaultFeatures: readonly FeatureFactory[] = [exportSync, brandSkillsFeature];
