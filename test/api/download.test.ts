@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { ApiClient } from '../../main/engine/api/index.ts';
-import { apiError, clientFor, startSim, tempDir } from './helpers.ts';
+import { apiError, clientFor, startScripted, startSim, tempDir } from './helpers.ts';
 
 type Sim = Awaited<ReturnType<typeof startSim>>;
 let sim: Sim;
@@ -115,4 +115,23 @@ test('a missing file is a permanent error; an aborted download stops', async () 
     code: 'ABORTED',
   });
   expect(fs.existsSync(dest)).toBe(false);
+});
+
+test('a server that ignores Range (200) gets the file from the start, not spliced', async () => {
+  const content = randomBytes(20_000);
+  const server = await startScripted(() => ({
+    headers: { 'content-type': 'application/zip' },
+    body: content,
+  }));
+  try {
+    const plain = clientFor({ baseUrl: server.baseUrl, key: 'sk-range' });
+    const dest = path.join(dir, 'no-range.zip');
+    await fs.promises.writeFile(`${dest}.part`, randomBytes(7_000));
+    const result = await plain.downloadToFile('/z.zip', dest);
+    expect(server.seen[0]?.headers.range).toBe('bytes=7000-');
+    expect(result).toMatchObject({ bytes: content.length, resumed: false });
+    expect((await fs.promises.readFile(dest)).equals(content)).toBe(true);
+  } finally {
+    await server.close();
+  }
 });
