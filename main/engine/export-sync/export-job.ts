@@ -17,6 +17,8 @@ import { skillKeepVersionsSetting } from './settings.ts';
 import { deliverSkill, type DeliveryProgress } from './skill-delivery.ts';
 
 export const exportSyncKind = 'export.sync';
+/** The job fact naming the Skill version the run requested (set once its export settled). */
+export const SKILL_FACT = 'skillId';
 
 export const ExportSyncPayload = z.object({
   brandId: z.string().min(1),
@@ -128,6 +130,8 @@ async function syncBrandSkill(
     throw error;
   }
   const record = store.exports.upsertFromService(brandId, settled);
+  // Which Skill this run deals with, for whoever reads the job's end (done or failed).
+  ctx.remember({ [SKILL_FACT]: settled.skillId });
   if (settled.status === 'failed') throw exportFailed(name, settled, options.maxRequests ?? 3);
   if (settled.status !== 'ready') {
     throw new PermanentError(

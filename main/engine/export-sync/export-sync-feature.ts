@@ -6,10 +6,12 @@
 import path from 'node:path';
 import type { EngineFeature, EngineParts, FeatureFactory } from '../engine.ts';
 import { brandDisplayName } from '../store/index.ts';
+import type { JobRecord } from '../store/index.ts';
 import {
   exportSyncKey,
   exportSyncKind,
   registerExportSync,
+  SKILL_FACT,
   type ExportJobOptions,
   type ExportSyncPayload,
   type ExportSyncResult,
@@ -30,6 +32,11 @@ const LABELS: Record<Counted, string> = {
 };
 // Triggers that follow the store's state anyway: a run already under way serves them.
 const CATCH_ALL = new Set(['reconcile', 'periodic']);
+
+function skillOf(job: JobRecord): string | null {
+  const skillId = job.facts[SKILL_FACT];
+  return typeof skillId === 'string' ? skillId : null;
+}
 
 export function exportSyncFeature(options: ExportSyncOptions = {}): FeatureFactory {
   return (parts) => createExportSync(parts, options);
@@ -91,13 +98,12 @@ function createExportSync(parts: EngineParts, options: ExportSyncOptions): Engin
       if (job.kind !== exportSyncKind) return;
       const result = job.result as ExportSyncResult | null;
       if (result?.outcome) outcomes.add(parts.now(), result.brandId, result.outcome);
-      if (job.brandId !== null) finished(job.brandId, result?.skillId ?? null);
+      if (job.brandId !== null) finished(job.brandId, skillOf(job));
     }),
-    queue.events.on('job:failed', ({ job, error }) => {
+    queue.events.on('job:failed', ({ job }) => {
       if (job.kind !== exportSyncKind) return;
       outcomes.add(parts.now(), job.brandId ?? '', 'failed');
-      const skillId = (error.data as { skillId?: unknown } | undefined)?.skillId;
-      if (job.brandId !== null) finished(job.brandId, typeof skillId === 'string' ? skillId : null);
+      if (job.brandId !== null) finished(job.brandId, skillOf(job));
     }),
   ];
 
