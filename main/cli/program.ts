@@ -4,13 +4,23 @@ import { Command, CommanderError, Option } from 'commander';
 import type { CliDeps } from './action.ts';
 import { registerBrands } from './commands/brands.ts';
 import { registerCredits } from './commands/credits.ts';
+import { registerExports } from './commands/exports.ts';
 import { registerSimulator } from './commands/simulator.ts';
+import { registerSkills } from './commands/skills.ts';
 import { registerStatus } from './commands/status.ts';
 import { registerSync } from './commands/sync.ts';
 import { ENV } from './context.ts';
 import { EXIT, Output, type ExitCode } from './output.ts';
 
-const REGISTER = [registerStatus, registerSync, registerCredits, registerBrands, registerSimulator];
+const REGISTER = [
+  registerStatus,
+  registerSync,
+  registerCredits,
+  registerBrands,
+  registerSimulator,
+  registerExports,
+  registerSkills,
+];
 
 export function buildProgram(deps: CliDeps): Command {
   const program = new Command('brand-sync')

@@ -164,14 +164,17 @@ export function registerBrandSkillSync(
   });
 }
 
-function fromService(job: BrandSkill): Partial<TrackedSkill> {
+/** The fields of a beta job record beyond the documented ones, read leniently. */
+export function betaFields(job: BrandSkill): {
+  brandName: string | null;
+  skillId: string | null;
+  failure: { code: string | null; message: string | null } | null;
+} {
   const raw = job as BrandSkill & Record<string, unknown>;
   const failure = raw.failure as { code?: unknown; message?: unknown } | null | undefined;
   return {
-    status: job.status,
-    ...(job.brandId ? { brandId: job.brandId } : {}),
-    ...(typeof raw.brandName === 'string' ? { brandName: raw.brandName } : {}),
-    ...(typeof raw.skillId === 'string' ? { skillId: raw.skillId } : {}),
+    brandName: typeof raw.brandName === 'string' ? raw.brandName : null,
+    skillId: typeof raw.skillId === 'string' ? raw.skillId : null,
     failure:
       failure && typeof failure === 'object'
         ? {
@@ -179,6 +182,17 @@ function fromService(job: BrandSkill): Partial<TrackedSkill> {
             message: typeof failure.message === 'string' ? failure.message : null,
           }
         : null,
+  };
+}
+
+function fromService(job: BrandSkill): Partial<TrackedSkill> {
+  const { brandName, skillId, failure } = betaFields(job);
+  return {
+    status: job.status,
+    ...(job.brandId ? { brandId: job.brandId } : {}),
+    ...(brandName === null ? {} : { brandName }),
+    ...(skillId === null ? {} : { skillId }),
+    failure,
   };
 }
 

@@ -1,6 +1,7 @@
 // Beta Brand Skill jobs (the /brand-skills flow): the feature, its job, and the user's actions.
 export { brandSkillsFeature, brandSkillsFeatureWith } from './brand-skills-feature.ts';
 export {
+  betaFields,
   brandSkillSyncKey,
   brandSkillSyncKind,
   BrandSkillSyncPayload,
