@@ -4,5 +4,10 @@
 import type { FeatureFactory } from './engine.ts';
 import { brandSkillsFeature } from './brand-skills/index.ts';
 import { exportSync } from './export-sync/index.ts';
+import { folderSyncFeature } from './folder-sync/folder-sync-feature.ts';
 
-export const defaultFeatures: readonly FeatureFactory[] = [exportSync, brandSkillsFeature];
+export const defaultFeatures: readonly FeatureFactory[] = [
+  folderSyncFeature(),
+  exportSync,
+  brandSkillsFeature,
+];

@@ -1,0 +1,124 @@
+// What the folder sync did, in order, so that a sync pass can report its own share: files
+// uploaded, found already on the service, skipped and failed (with reasons), deleted
+// locally, logos set. Kept in memory and bounded: the store holds the lasting state.
+import type { FeatureReport } from '../engine.ts';
+
+interface EntryBase {
+  at: number;
+  brandId: string;
+  /** The brand folder's name when it happened. */
+  folder: string;
+  path: string;
+}
+
+export type JournalEntry =
+  | (EntryBase & { type: 'uploaded'; imageId: string | null; existing: boolean })
+  /** A copy, move or rename of bytes already on the service: nothing was sent. */
+  | (EntryBase & { type: 'already'; imageId: string | null })
+  | (EntryBase & { type: 'skipped'; code: string; reason: string })
+  | (EntryBase & { type: 'failed'; code: string; reason: string; willRetry: boolean })
+  | (EntryBase & { type: 'deleted'; message: string })
+  | (EntryBase & { type: 'logo'; status: string | null });
+
+type Distribute<T> = T extends unknown ? Omit<T, 'at'> : never;
+export type JournalInput = Distribute<JournalEntry>;
+
+const MAX_ENTRIES = 50_000;
+// Lines per kind in the human summary; --json carries every entry.
+const MAX_LINES = 25;
+
+export class SyncJournal {
+  readonly #now: () => number;
+  #entries: JournalEntry[] = [];
+  #dropped = 0;
+
+  constructor(now: () => number) {
+    this.#now = now;
+  }
+
+  add(entry: JournalInput): void {
+    this.#entries.push({ ...entry, at: this.#now() } as JournalEntry);
+    if (this.#entries.length > MAX_ENTRIES) {
+      const cut = this.#entries.length - MAX_ENTRIES;
+      this.#entries = this.#entries.slice(cut);
+      this.#dropped += cut;
+    }
+  }
+
+  since(at: number): JournalEntry[] {
+    // Entries are in time order: find the first one at or after `at`.
+    let lo = 0;
+    let hi = this.#entries.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if ((this.#entries[mid] as JournalEntry).at < at) lo = mid + 1;
+      else hi = mid;
+    }
+    return this.#entries.slice(lo);
+  }
+
+  /** The folder section of a sync report. `pending`: files still waiting to be complete. */
+  report(since: number, pending: number): FeatureReport {
+    const entries = this.since(since);
+    const of = <T extends JournalEntry['type']>(type: T) =>
+      entries.filter((e): e is Extract<JournalEntry, { type: T }> => e.type === type);
+    const uploaded = of('uploaded');
+    const already = of('already');
+    const skipped = of('skipped');
+    const failed = of('failed');
+    const deleted = of('deleted');
+    const logos = of('logo');
+    const where = (e: EntryBase) => `${e.folder}/${e.path}`;
+    const summary: string[] = [];
+    const counts = [
+      [uploaded.length, 'uploaded'],
+      [already.length, 'already on the service (copies or moves: nothing sent)'],
+      [skipped.length, 'skipped'],
+      [failed.length, 'failed'],
+      [deleted.length, 'deleted on this computer'],
+    ] as const;
+    const nonZero = counts.filter(([n]) => n > 0).map(([n, what]) => `${n} ${what}`);
+    if (nonZero.length > 0) summary.push(`Files: ${nonZero.join(', ')}.`);
+    const list = <T extends EntryBase>(items: T[], line: (e: T) => string, more: string) => {
+      for (const e of items.slice(0, MAX_LINES)) summary.push(line(e));
+      if (items.length > MAX_LINES) summary.push(`  … and ${items.length - MAX_LINES} ${more}`);
+    };
+    list(
+      uploaded,
+      (e) => `Uploaded ${where(e)}${e.existing ? ' (the service already had it)' : ''}`,
+      'more uploaded',
+    );
+    list(skipped, (e) => `Skipped ${where(e)}: ${e.reason}`, 'more skipped (brand-sync files)');
+    list(
+      failed,
+      (e) => `Failed ${where(e)}: ${e.code}: ${e.reason}${e.willRetry ? ' (will retry)' : ''}`,
+      'more failed (brand-sync files)',
+    );
+    list(logos, (e) => `Logo of ${e.folder} set from ${e.path}`, 'more logos');
+    if (deleted.length > 0) {
+      summary.push(
+        `Deleted on this computer only: ${deleted
+          .slice(0, MAX_LINES)
+          .map(where)
+          .join(', ')}${deleted.length > MAX_LINES ? ', …' : ''} (the service keeps its copies).`,
+      );
+    }
+    if (pending > 0) {
+      summary.push(
+        `${pending} file${pending === 1 ? ' is' : 's are'} still being written or held by another program: uploaded once complete.`,
+      );
+    }
+    const strip = ({ at: _at, type: _type, ...rest }: JournalEntry) => rest;
+    return {
+      summary,
+      uploaded: uploaded.map(strip),
+      alreadyOnService: already.map(strip),
+      skipped: skipped.map(strip),
+      failed: failed.map(strip),
+      deleted: deleted.map(strip),
+      logos: logos.map(strip),
+      pending,
+      ...(this.#dropped > 0 && entries.length === this.#entries.length ? { truncated: true } : {}),
+    };
+  }
+}

@@ -1,0 +1,317 @@
+// The durable upload of one brand's bytes (one job per brand and sha256). The job sends
+// from whichever file with those bytes is still waiting, checking before and after the
+// send that the file is still the one that was hashed: a file changed meanwhile goes back
+// through the pipeline and is never recorded with a stale hash. When the job is done, every
+// file waiting for those bytes becomes uploaded in the same transaction.
+import { stat as fsStat } from 'node:fs/promises';
+import path from 'node:path';
+import { z } from 'zod';
+import { isApiError } from '../api/index.ts';
+import type { ApiClient } from '../api/index.ts';
+import { type FileStat, sameFileStat, toFileStat } from '../folders/file-stat.ts';
+import { ioFailure } from '../folders/folder-errors.ts';
+import { probeRead } from '../folders/stability.ts';
+import type { JobContext, JobQueue, RunningJob } from '../queue/index.ts';
+import { PermanentError, TransientError } from '../queue/index.ts';
+import type { JobError, LocalFile, Store } from '../store/index.ts';
+import type { BrandDirs } from './brand-dirs.ts';
+import type { FilePipeline } from './file-pipeline.ts';
+import { isLogoPath, isPending, matchesRow, UPLOAD_KIND } from './file-keys.ts';
+import type { SyncJournal } from './sync-journal.ts';
+
+export const UploadPayload = z.object({
+  brandId: z.string().min(1),
+  sha256: z.string().regex(/^[0-9a-f]{64}$/),
+  /** The row that asked for the upload; any row with the same bytes may be sent instead. */
+  fileId: z.number().int(),
+  mime: z.string().optional(),
+});
+export type UploadPayload = z.infer<typeof UploadPayload>;
+
+export type UploadOutcome =
+  | {
+      status: 'uploaded';
+      fileId: number;
+      relPath: string;
+      size: number;
+      imageId: string;
+      existing: boolean;
+    }
+  /** The bytes were recorded as uploaded before this job ran. */
+  | { status: 'known'; imageId: string | null }
+  /** No file with these bytes waits any more (deleted, changed, moved on). */
+  | { status: 'nothing'; why: string };
+
+export interface UploadJobDeps {
+  store: Store;
+  client: ApiClient;
+  queue: JobQueue;
+  brandDirs: BrandDirs;
+  journal: SyncJournal;
+  pipeline: () => FilePipeline;
+  now: () => number;
+}
+
+export interface UploadJobOptions {
+  /** Uploads at once (default 3: the queue runs 4 jobs at once, one stays for the rest). */
+  concurrency?: number;
+  /** Before a file shows as "uploading" (a small file is done before that). */
+  uploadingAfterMs?: number;
+}
+
+const PROGRESS_WRITE_MS = 1000;
+
+export function registerUploadJob(deps: UploadJobDeps, options: UploadJobOptions = {}) {
+  const { store, journal } = deps;
+  return deps.queue.register<UploadPayload>(UPLOAD_KIND, {
+    payload: UploadPayload,
+    concurrency: options.concurrency ?? 3,
+    maxAttempts: 8,
+    run: (job, ctx) => runUpload(deps, options, job, ctx),
+    onDone(job, result) {
+      const outcome = result as UploadOutcome;
+      const { brandId, sha256 } = job.payload;
+      const files = store.files;
+      if (outcome.status === 'nothing') return;
+      const imageId = outcome.imageId;
+      if (outcome.status === 'uploaded') {
+        files.recordUpload({
+          brandId,
+          sha256,
+          kind: 'image',
+          imageId,
+          existing: outcome.existing,
+          size: outcome.size,
+        });
+      }
+      const folder = deps.brandDirs.brand(brandId)?.folderName ?? brandId;
+      for (const file of waitingFor(store, brandId, sha256)) {
+        const sent = outcome.status === 'uploaded' && file.id === outcome.fileId;
+        files.setState(file.id, 'uploaded', {
+          imageId,
+          existing: sent ? outcome.existing : true,
+          bytesSent: sent ? file.size : 0,
+          reason: null,
+          lastError: null,
+          nextRetryAt: null,
+        });
+        journal.add(
+          sent
+            ? {
+                type: 'uploaded',
+                brandId,
+                folder,
+                path: file.relPath,
+                imageId,
+                existing: outcome.existing,
+              }
+            : { type: 'already', brandId, folder, path: file.relPath, imageId },
+        );
+      }
+    },
+    onFailed(job, error) {
+      failWaiting(deps, job.payload.brandId, job.payload.sha256, error);
+    },
+  });
+}
+
+/** Rows of the brand's Library area waiting for these bytes. */
+function waitingFor(store: Store, brandId: string, sha256: string): LocalFile[] {
+  return store.files
+    .findBySha(brandId, sha256)
+    .filter((f) => isPending(f) && !isLogoPath(f.relPath));
+}
+
+function failWaiting(deps: UploadJobDeps, brandId: string, sha256: string, error: JobError): void {
+  const folder = deps.brandDirs.brand(brandId)?.folderName ?? brandId;
+  for (const file of waitingFor(deps.store, brandId, sha256)) {
+    deps.store.files.setState(file.id, 'failed', {
+      reason: error.message,
+      lastError: error.code,
+      // A transient failure that ran out of attempts is tried again by the next pass.
+      nextRetryAt: error.retryable ? deps.now() : null,
+      bytesSent: 0,
+    });
+    deps.journal.add({
+      type: 'failed',
+      brandId,
+      folder,
+      path: file.relPath,
+      code: error.code,
+      reason: error.message,
+      willRetry: error.retryable,
+    });
+  }
+}
+
+async function runUpload(
+  deps: UploadJobDeps,
+  options: UploadJobOptions,
+  job: RunningJob<UploadPayload>,
+  ctx: JobContext,
+): Promise<UploadOutcome> {
+  const { brandId, sha256 } = job.payload;
+  const { store } = deps;
+  const brand = deps.brandDirs.brand(brandId);
+  if (brand === undefined) {
+    throw new PermanentError(
+      'BRAND_NOT_LINKED',
+      `Brand ${brandId} has no folder here any more (deleted on the service?): nothing was sent.`,
+    );
+  }
+  const known = store.files.uploadOf(brandId, sha256);
+  if (known !== undefined) return { status: 'known', imageId: known.imageId };
+  const tried = new Set<number>();
+  for (;;) {
+    const source = pickSource(store, job.payload, tried);
+    if (source === undefined) {
+      return { status: 'nothing', why: 'no file with these bytes waits any more' };
+    }
+    tried.add(source.id);
+    const absPath = await deps.brandDirs.locate(brand.folderName, source.relPath);
+    const before = absPath === null ? null : await statOf(absPath);
+    if (absPath === null || before === null || !matchesRow(source, before)) {
+      // Changed or gone since it was hashed: the pipeline takes it again.
+      void deps.pipeline().resubmit(brandId, source.relPath);
+      continue;
+    }
+    try {
+      await probeRead(absPath);
+    } catch (error) {
+      const failure = ioFailure(error);
+      if (failure.kind === 'locked') {
+        throw new TransientError('FILE_LOCKED', `${source.relPath}: ${failure.reason}`);
+      }
+      void deps.pipeline().resubmit(brandId, source.relPath);
+      continue;
+    }
+    const progress = new ProgressWriter(store, source, ctx, options.uploadingAfterMs ?? 250);
+    let sent;
+    try {
+      sent = await deps.client.uploadImage(
+        brandId,
+        {
+          path: absPath,
+          fileName: path.posix.basename(source.relPath),
+          ...(job.payload.mime === undefined ? {} : { mimeType: job.payload.mime }),
+        },
+        { signal: ctx.signal, onProgress: (p) => progress.report(p.transferred) },
+      );
+    } catch (error) {
+      progress.stop();
+      const after = await statOf(absPath);
+      const fileChanged =
+        after === null ||
+        !sameFileStat(before, after) ||
+        (isApiError(error) && error.code === 'FILE_CHANGED');
+      if (fileChanged && !ctx.signal.aborted) {
+        backToWaiting(store, source, sha256, null);
+        void deps.pipeline().resubmit(brandId, source.relPath);
+        continue;
+      }
+      backToWaiting(
+        store,
+        source,
+        sha256,
+        `Not sent yet: ${error instanceof Error ? error.message : String(error)}`,
+      );
+      throw error;
+    }
+    progress.stop();
+    const after = await statOf(absPath);
+    if (after === null || !sameFileStat(before, after)) {
+      // Written to during the send: the bytes sent may not be the ones hashed. Not recorded;
+      // the file goes through the pipeline again (the service answers "existing" for bytes
+      // it already has).
+      backToWaiting(store, source, sha256, null);
+      void deps.pipeline().resubmit(brandId, source.relPath);
+      continue;
+    }
+    return {
+      status: 'uploaded',
+      fileId: source.id,
+      relPath: source.relPath,
+      size: before.size,
+      imageId: sent.id,
+      existing: sent.existing === true,
+    };
+  }
+}
+
+/** The row the job was made for, else another row waiting for the same bytes. */
+function pickSource(
+  store: Store,
+  payload: UploadPayload,
+  tried: ReadonlySet<number>,
+): LocalFile | undefined {
+  const rows = store.files
+    .findBySha(payload.brandId, payload.sha256)
+    .filter((f) => isPending(f) && !isLogoPath(f.relPath) && !tried.has(f.id));
+  return rows.find((f) => f.id === payload.fileId) ?? rows[0];
+}
+
+async function statOf(absPath: string): Promise<FileStat | null> {
+  try {
+    const s = await fsStat(absPath);
+    return s.isFile() ? toFileStat(s) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The row (if it still stands for these bytes) is waiting again, with why. */
+function backToWaiting(
+  store: Store,
+  source: LocalFile,
+  sha256: string,
+  reason: string | null,
+): void {
+  const row = store.files.get(source.id);
+  if (row === undefined || row.sha256 !== sha256 || !isPending(row)) return;
+  store.files.setState(row.id, 'waiting', { bytesSent: 0, reason });
+}
+
+/**
+ * Progress into the job (for the UI) at every step, and into the row now and then: a small
+ * file is sent before it would show as uploading, so it costs no write.
+ */
+class ProgressWriter {
+  readonly #store: Store;
+  readonly #row: LocalFile;
+  readonly #ctx: JobContext;
+  #sent = 0;
+  #written = -1;
+  #lastWrite = 0;
+  #shown = false;
+  #timer: NodeJS.Timeout | undefined;
+
+  constructor(store: Store, row: LocalFile, ctx: JobContext, showAfterMs: number) {
+    this.#store = store;
+    this.#row = row;
+    this.#ctx = ctx;
+    ctx.progress(0, row.size);
+    this.#timer = setTimeout(() => this.#write(true), showAfterMs);
+  }
+
+  report(transferred: number): void {
+    this.#sent = Math.min(transferred, this.#row.size);
+    this.#ctx.progress(this.#sent, this.#row.size);
+    if (this.#shown && Date.now() - this.#lastWrite >= PROGRESS_WRITE_MS) this.#write(false);
+  }
+
+  #write(first: boolean): void {
+    this.#timer = undefined;
+    if (this.#written === this.#sent && !first) return;
+    const row = this.#store.files.get(this.#row.id);
+    if (row === undefined || row.sha256 !== this.#row.sha256 || !isPending(row)) return;
+    this.#store.files.setState(row.id, 'uploading', { bytesSent: this.#sent, reason: null });
+    this.#shown = true;
+    this.#written = this.#sent;
+    this.#lastWrite = Date.now();
+  }
+
+  stop(): void {
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+  }
+}

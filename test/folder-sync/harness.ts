@@ -1,0 +1,113 @@
+// The engine with the folder sync against the simulator over real HTTP, in a temp dir:
+// what every folder-sync test starts from.
+import { createHash } from 'node:crypto';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { startSimulator, type Simulator } from '../../simulator/index.ts';
+import { createApiClient, type ApiClientOptions } from '../../main/engine/api/index.ts';
+import { Engine } from '../../main/engine/engine.ts';
+import {
+  FolderSync,
+  folderSyncFeature,
+  type FolderSyncOptions,
+} from '../../main/engine/folder-sync/folder-sync-feature.ts';
+import type { LocalFile } from '../../main/engine/store/index.ts';
+
+export interface Harness {
+  sim: Simulator;
+  dir: string;
+  root: string;
+  dataDir: string;
+  engine: Engine | undefined;
+  /** Opens (or reopens) the engine with the folder sync only. */
+  open(options?: FolderSyncOptions, client?: Partial<ApiClientOptions>): Engine;
+  folders(): FolderSync;
+  /** Closes the engine (if open); the data dir stays. */
+  closeEngine(): Promise<void>;
+  close(): Promise<void>;
+  /** Writes a file (making its folders) under a brand folder; returns its sha256. */
+  put(folder: string, relPath: string, bytes: Buffer): Promise<string>;
+  file(brandId: string, relPath: string): LocalFile | undefined;
+  /** sha256 → times the service received those bytes for the brand. */
+  received(brandId: string): Map<string, number>;
+}
+
+export const FAST: FolderSyncOptions = {
+  windowMs: 150,
+  settleWaitMs: 20_000,
+  goneDelayMs: 400,
+  rescanDebounceMs: 200,
+  hasherThreads: 1,
+};
+
+export const sha256 = (bytes: Buffer): string => createHash('sha256').update(bytes).digest('hex');
+
+export async function harness(
+  simOptions: Parameters<typeof startSimulator>[0] = {},
+): Promise<Harness> {
+  const sim = await startSimulator({ manualClock: true, rateLimit: false, ...simOptions });
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'folder-sync-'));
+  const root = path.join(dir, 'root');
+  const dataDir = path.join(dir, 'data');
+  const h: Harness = {
+    sim,
+    dir,
+    root,
+    dataDir,
+    engine: undefined,
+    open(options = {}, client = {}) {
+      if (h.engine) throw new Error('the engine is open already');
+      const api = createApiClient({
+        baseUrl: sim.baseUrl,
+        credentials: { kind: 'api-key', secret: sim.apiKey },
+        retry: { limit: 2, baseDelayMs: 5, maxDelayMs: 20 },
+        ...client,
+      });
+      h.engine = Engine.open({
+        dataDir,
+        root,
+        client: api,
+        queue: { backoff: { baseMs: 5, capMs: 20 } },
+        features: [folderSyncFeature({ ...FAST, ...options })],
+      });
+      return h.engine;
+    },
+    folders() {
+      const feature = h.engine?.features.find((f) => f instanceof FolderSync);
+      if (!(feature instanceof FolderSync)) throw new Error('no folder sync in the engine');
+      return feature;
+    },
+    async closeEngine() {
+      await h.engine?.close();
+      h.engine = undefined;
+    },
+    async close() {
+      await h.closeEngine();
+      await sim.close();
+      await rm(dir, { recursive: true, force: true });
+    },
+    async put(folder, relPath, bytes) {
+      const abs = path.join(root, folder, ...relPath.split('/'));
+      await mkdir(path.dirname(abs), { recursive: true });
+      await writeFile(abs, bytes);
+      return sha256(bytes);
+    },
+    file(brandId, relPath) {
+      return h.engine?.store.files.getByPath(brandId, relPath);
+    },
+    received(brandId) {
+      return new Map(sim.control.uploads(brandId).map((u) => [u.sha256, u.received]));
+    },
+  };
+  return h;
+}
+
+/** Polls until `condition` holds (bounded by the test's timeout); says what never happened. */
+export async function waitFor(what: string, condition: () => boolean | Promise<boolean>) {
+  for (let i = 0; i < 3000; i++) {
+    if (await condition()) return;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  throw new Error(`gave up waiting for ${what}`);
+}
