@@ -75,6 +75,8 @@ export async function reconcileBrand(
   if (folder === null) return summary;
   summary.folder = folder;
   const { pipeline, normaliser } = deps;
+  // The ignore file may have changed with no watcher to say so (sync --once, a restart).
+  await deps.rules.reload(folder);
   const found = new Set<string>();
   const unseen: string[] = []; // folders (relative) that could not be read
   let wholeBrandHeld = false;
