@@ -77,7 +77,15 @@ export function exchange(init: Exchange): Promise<Answer> {
     const onTimeout = (): void => finish(new ExchangeError('ETIMEDOUT', connected, true));
     const onAbort = (): void => finish(new ExchangeError('ABORT_ERR', connected));
 
+    // Aborted before anything was sent: no request at all (destroying one that was never
+    // sent would emit an error nobody is listening for yet).
+    if (init.signal?.aborted) {
+      settled = true;
+      return reject(new ExchangeError('ABORT_ERR', false));
+    }
     const request = lib.request(url, { method: init.method, headers: init.headers, agent });
+    // First listener on the request: every later destroy() reports here, never uncaught.
+    request.on('error', fail);
     let timer = setTimeout(onTimeout, init.timeoutMs);
     const touch = init.idle
       ? (): void => {
@@ -85,14 +93,12 @@ export function exchange(init: Exchange): Promise<Answer> {
           timer = setTimeout(onTimeout, init.timeoutMs);
         }
       : (): void => {};
-    if (init.signal?.aborted) return onAbort();
     init.signal?.addEventListener('abort', onAbort, { once: true });
 
     request.on('socket', (socket) => {
       if (!socket.connecting) connected = true;
       else socket.once('connect', () => (connected = true));
     });
-    request.on('error', fail);
     request.on('response', (response) => {
       const chunks: Buffer[] = [];
       response.on('data', (chunk: Buffer) => {
