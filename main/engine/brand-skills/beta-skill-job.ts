@@ -12,6 +12,7 @@ import { skillLayout } from '../exports/skill-layout.ts';
 import {
   brandFolderFor,
   deliverSkill,
+  discardDownload,
   skillKeepVersionsSetting,
   type DeliveryProgress,
   type SkillSource,
@@ -21,6 +22,8 @@ import type { EnqueueOptions, JobKindHandle } from '../queue/index.ts';
 import { getTracked, GONE_STATUS, updateTracked, type TrackedSkill } from './tracked-skills.ts';
 
 export const brandSkillSyncKind = 'brand-skill.sync';
+/** Temp files of beta ZIP downloads start with this (then the beta ID). */
+export const BETA_DOWNLOAD_PREFIX = 'beta-';
 
 export const BrandSkillSyncPayload = z.object({ id: z.string().min(1) });
 export type BrandSkillSyncPayload = z.infer<typeof BrandSkillSyncPayload>;
@@ -132,6 +135,7 @@ export function registerBrandSkillSync(
       };
       const onDisk = await readInstalledSkill(brandDir);
       if (onDisk?.skillId === skillId) {
+        await discardDownload(ctx, parts.dataDir); // a crash came after the install
         updateTracked(store, id, installedPatch(brandDir, skillId, store.now()));
         return {
           ...base,
@@ -146,7 +150,7 @@ export function registerBrandSkillSync(
         dataDir: parts.dataDir,
         brandDir,
         skillId,
-        owner: `beta-${id}`,
+        owner: `${BETA_DOWNLOAD_PREFIX}${id}`,
         source,
         keepVersions: store.settings.read(skillKeepVersionsSetting),
         onProgress: (p) => options.onProgress?.(id, p),

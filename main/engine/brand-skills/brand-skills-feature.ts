@@ -2,8 +2,14 @@
 // and its Skill stored in its brand folder; a reconcile picks up those still waiting.
 import path from 'node:path';
 import type { EngineFeature, EngineParts, FeatureFactory } from '../engine.ts';
-import { countsLine, OutcomeLog, recoverSkillFolders } from '../export-sync/index.ts';
 import {
+  countsLine,
+  OutcomeLog,
+  recoverSkillFolders,
+  sweepDownloads,
+} from '../export-sync/index.ts';
+import {
+  BETA_DOWNLOAD_PREFIX,
   brandSkillSyncKey,
   brandSkillSyncKind,
   registerBrandSkillSync,
@@ -57,7 +63,10 @@ function createBrandSkills(parts: EngineParts, options: BrandSkillJobOptions): E
         if (needsSync(record)) handle.enqueue({ id: record.id }, brandSkillSyncKey(record.id));
       }
     },
-    start: recoverAll,
+    async start() {
+      await recoverAll();
+      await sweepDownloads(store, parts.dataDir, brandSkillSyncKind, BETA_DOWNLOAD_PREFIX);
+    },
     stop() {
       for (const off of offs) off();
     },

@@ -14,11 +14,13 @@ import { brandDisplayName } from '../store/index.ts';
 import type { Brand } from '../store/index.ts';
 import { brandFolderFor } from './brand-dir.ts';
 import { skillKeepVersionsSetting } from './settings.ts';
-import { deliverSkill, type DeliveryProgress } from './skill-delivery.ts';
+import { deliverSkill, discardDownload, type DeliveryProgress } from './skill-delivery.ts';
 
 export const exportSyncKind = 'export.sync';
 /** The job fact naming the Skill version the run requested (set once its export settled). */
 export const SKILL_FACT = 'skillId';
+/** Temp files of export downloads start with this (then the brand ID). */
+export const EXPORT_DOWNLOAD_PREFIX = 'export-';
 
 export const ExportSyncPayload = z.object({
   brandId: z.string().min(1),
@@ -69,6 +71,8 @@ export function registerExportSync(
     maxAttempts: 4,
     async run(job, ctx): Promise<ExportSyncResult> {
       const result = await syncBrandSkill(parts, options, job.payload.brandId, ctx);
+      // Nothing to install after all (a crash came after the install): no temp file stays.
+      if (result.outcome !== 'installed') await discardDownload(ctx, parts.dataDir);
       if (result.outcome === 'unavailable') {
         if (!toldUnavailable.has(result.brandId)) {
           toldUnavailable.add(result.brandId);
@@ -165,7 +169,7 @@ async function syncBrandSkill(
     dataDir: parts.dataDir,
     brandDir,
     skillId: settled.skillId,
-    owner: `export-${brandId}`,
+    owner: `${EXPORT_DOWNLOAD_PREFIX}${brandId}`,
     source: { kind: 'url', url },
     keepVersions: store.settings.read(skillKeepVersionsSetting),
     onProgress: (p) => options.onProgress?.(brandId, p),

@@ -10,6 +10,7 @@ import type { JobRecord } from '../store/index.ts';
 import {
   exportSyncKey,
   exportSyncKind,
+  EXPORT_DOWNLOAD_PREFIX,
   registerExportSync,
   SKILL_FACT,
   type ExportJobOptions,
@@ -19,6 +20,7 @@ import {
 import { countsLine, OutcomeLog } from './outcome-log.ts';
 import { recoverSkillFolders } from './recover-folders.ts';
 import { exportCheckIntervalSetting } from './settings.ts';
+import { sweepDownloads } from './skill-delivery.ts';
 
 export type ExportSyncOptions = ExportJobOptions;
 
@@ -115,6 +117,7 @@ function createExportSync(parts: EngineParts, options: ExportSyncOptions): Engin
     },
     async start() {
       await recoverAll();
+      await sweepDownloads(store, parts.dataDir, exportSyncKind, EXPORT_DOWNLOAD_PREFIX);
       const every = store.settings.read(exportCheckIntervalSetting);
       timer = setInterval(() => enqueueReady('periodic'), every);
       timer.unref();

@@ -11,7 +11,9 @@ export {
 export { exportCheckIntervalSetting, skillKeepVersionsSetting } from './settings.ts';
 export {
   deliverSkill,
+  discardDownload,
   downloadsDir,
+  sweepDownloads,
   type DeliveryProgress,
   type DeliverSkillOptions,
   type SkillSource,

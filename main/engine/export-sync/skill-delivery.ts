@@ -3,7 +3,7 @@
 // and skillId are job facts before the first byte arrives, so a run after a crash resumes
 // the same `.part` (Range) or installs the complete file it finds. Shared by exports and
 // beta Brand Skills.
-import { mkdir, open, rename, rm, stat } from 'node:fs/promises';
+import { mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { ApiClient } from '../api/index.ts';
 import { ArchiveError, SkillInstallError } from '../exports/errors.ts';
@@ -11,6 +11,8 @@ import { installSkillArchive } from '../exports/skill-install.ts';
 import type { InstallProgress, InstalledSkill } from '../exports/skill-install.ts';
 import { PermanentError, TransientError } from '../queue/index.ts';
 import type { JobContext } from '../queue/index.ts';
+import { activeJobStates } from '../store/index.ts';
+import type { Store } from '../store/index.ts';
 
 /** Downloads wait here, in the data dir: extraction copies them, so any volume will do. */
 export const SKILL_DOWNLOADS_DIR = 'skill-downloads';
@@ -163,6 +165,40 @@ export function installFailure(error: unknown): unknown {
     return new PermanentError(error.code, error.message, { cause: error });
   }
   return error;
+}
+
+/** Deletes the temp file a run of this job left (a crash after the install, say). */
+export async function discardDownload(ctx: JobContext, dataDir: string): Promise<void> {
+  const fact = readDownloadFact(ctx.facts);
+  if (fact === undefined) return;
+  await removeDownload(downloadsDir(dataDir), fact.path);
+  ctx.remember({ [DOWNLOAD_FACT]: null });
+}
+
+/**
+ * Deletes temp files named `<prefix>…` that no active job of `kind` names: left by a job
+ * that ended without its cleanup (it died too often, or was cancelled).
+ */
+export async function sweepDownloads(
+  store: Store,
+  dataDir: string,
+  kind: string,
+  prefix: string,
+): Promise<void> {
+  const dir = downloadsDir(dataDir);
+  const names = await readdir(dir).catch(() => [] as string[]);
+  if (names.length === 0) return;
+  const kept = new Set<string>();
+  for (const state of activeJobStates) {
+    for (const job of store.jobs.list({ kind, state, limit: 1000 })) {
+      const fact = readDownloadFact(job.facts);
+      if (fact !== undefined) kept.add(path.basename(fact.path));
+    }
+  }
+  for (const name of names) {
+    const file = name.endsWith('.part') ? name.slice(0, -'.part'.length) : name;
+    if (name.startsWith(prefix) && !kept.has(file)) await rm(path.join(dir, name), { force: true });
+  }
 }
 
 function readDownloadFact(facts: Readonly<Record<string, unknown>>): DownloadFact | undefined {
