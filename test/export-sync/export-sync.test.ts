@@ -1,7 +1,7 @@
 // The export sync against the simulator over real HTTP: a ready brand's Skill is installed,
 // an unchanged one is not downloaded again, failed exports are repeated or reported, a brand
 // without an exportable Skill is a notice, and a logo or an applied edit brings the new Skill.
-import { readFile, readdir, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { readInstalledSkill } from '../../main/engine/exports/skill-install.ts';
@@ -187,6 +187,49 @@ describe('export sync', () => {
       'utf8',
     );
     expect(palette).toContain('#123456');
+  });
+
+  test('a Skill change while the job of the brand runs brings one more run, and the newest Skill', async () => {
+    const brand = await h.sim.control.seedBrand({ name: 'Acme', status: 'ready' });
+    const engine = h.open();
+    await engine.syncOnce();
+    const second = await newLogo(brand.id, 41);
+
+    // The job asks for the export of the second Skill and waits for it to be prepared…
+    const held = h.holdNextWait();
+    engine.queue.start();
+    engine.events.emit('brand:skill-changed', { brandId: brand.id, reason: 'logo' });
+    await held.reached;
+    // …while a third Skill becomes active.
+    const third = await newLogo(brand.id, 42);
+    engine.events.emit('brand:skill-changed', { brandId: brand.id, reason: 'logo' });
+    held.release();
+    await engine.queue.whenSettled();
+    expect(second).not.toBe(third);
+    expect((await readInstalledSkill(brandDir('Acme')))?.skillId).toBe(third);
+    const runs = engine.store.jobs.list({ kind: 'export.sync', brandId: brand.id });
+    expect(runs.filter((j) => j.state === 'done')).toHaveLength(3);
+  });
+
+  test('the periodic check, once started, brings a new Skill without any other trigger', async () => {
+    const brand = await h.sim.control.seedBrand({ name: 'Acme', status: 'ready' });
+    const engine = h.open({ exportSync: { checkEveryMs: 20 } });
+    await engine.syncOnce();
+    const second = await newLogo(brand.id, 51);
+    await engine.start();
+    await expect
+      .poll(async () => (await readInstalledSkill(brandDir('Acme')))?.skillId, { timeout: 10_000 })
+      .toBe(second);
+  });
+
+  test('start removes downloads no job needs any more', async () => {
+    const engine = h.open();
+    const downloadsDir = path.join(h.dataDir, 'skill-downloads');
+    await mkdir(downloadsDir, { recursive: true });
+    await writeFile(path.join(downloadsDir, 'export-stray.zip.part'), 'partial');
+    await writeFile(path.join(downloadsDir, 'unrelated.txt'), 'not ours');
+    await engine.start();
+    expect(await readdir(downloadsDir)).toEqual(['unrelated.txt']);
   });
 
   test('keeps the set number of previous versions', async () => {

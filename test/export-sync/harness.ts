@@ -24,15 +24,21 @@ export interface Harness {
   dataDir: string;
   /** Opens (or returns the open) engine with the export sync and beta Brand Skills. */
   open(options?: { exportSync?: ExportSyncOptions; baseUrl?: string }): Engine;
+  /**
+   * Holds the engine's next client wait (a poll interval, a backoff) until `release` is
+   * called; `reached` resolves once a wait is being held.
+   */
+  holdNextWait(): { reached: Promise<void>; release: () => void };
   /** Closes the open engine (a restart is close, then open). */
   closeEngine(): Promise<void>;
   close(): Promise<void>;
 }
 
-export function linkedClock(sim: Simulator): Clock {
+export function linkedClock(sim: Simulator, gate?: () => Promise<void>): Clock {
   return {
     now: () => sim.control.clock.now(),
     async sleep(ms, signal) {
+      await gate?.();
       if (signal?.aborted) throw abortedError('wait');
       await sim.control.advance(Math.max(0, ms));
       if (signal?.aborted) throw abortedError('wait');
@@ -51,16 +57,23 @@ export async function startHarness(options: SimulatorOptions = {}): Promise<Harn
   const dir = await mkdtemp(path.join(os.tmpdir(), 'export-sync-'));
   const root = path.join(dir, 'root');
   const dataDir = path.join(dir, 'data');
-  const clientFor = (baseUrl: string): ApiClient =>
+  let hold: (() => Promise<void>) | undefined;
+  const gate = async (): Promise<void> => {
+    const held = hold;
+    hold = undefined;
+    await held?.();
+  };
+  // The engine's client waits at the gate; the test's own client never does.
+  const clientFor = (baseUrl: string, gated = true): ApiClient =>
     createApiClient({
       baseUrl,
       credentials: { kind: 'api-key', secret: key },
       retry: { limit: 2, baseDelayMs: 5, maxDelayMs: 20 },
       rateGate: new RateGate(),
-      clock: linkedClock(sim),
+      clock: linkedClock(sim, gated ? gate : undefined),
       timeoutMs: 10_000,
     });
-  const client = clientFor(sim.baseUrl);
+  const client = clientFor(sim.baseUrl, false);
   let engine: Engine | undefined;
   const closeEngine = async (): Promise<void> => {
     await engine?.close();
@@ -79,11 +92,22 @@ export async function startHarness(options: SimulatorOptions = {}): Promise<Harn
       engine = Engine.open({
         dataDir,
         root,
-        client: opts.baseUrl ? clientFor(opts.baseUrl) : client,
+        client: clientFor(opts.baseUrl ?? sim.baseUrl),
         queue: { backoff: { baseMs: 5, capMs: 20 } },
         features,
       });
       return engine;
+    },
+    holdNextWait() {
+      let reachedResolve = (): void => {};
+      let release = (): void => {};
+      const reached = new Promise<void>((resolve) => (reachedResolve = resolve));
+      const released = new Promise<void>((resolve) => (release = resolve));
+      hold = () => {
+        reachedResolve();
+        return released;
+      };
+      return { reached, release };
     },
     closeEngine,
     async close() {

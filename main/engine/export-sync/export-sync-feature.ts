@@ -22,7 +22,10 @@ import { recoverSkillFolders } from './recover-folders.ts';
 import { exportCheckIntervalSetting } from './settings.ts';
 import { sweepDownloads } from './skill-delivery.ts';
 
-export type ExportSyncOptions = ExportJobOptions;
+export interface ExportSyncOptions extends ExportJobOptions {
+  /** Period of the check of every ready brand (default: the setting `exports.checkIntervalMs`). */
+  checkEveryMs?: number;
+}
 
 type Counted = 'installed' | 'unchanged' | 'unavailable' | 'failed';
 const COUNTED: readonly Counted[] = ['installed', 'unchanged', 'unavailable', 'failed'];
@@ -118,7 +121,7 @@ function createExportSync(parts: EngineParts, options: ExportSyncOptions): Engin
     async start() {
       await recoverAll();
       await sweepDownloads(store, parts.dataDir, exportSyncKind, EXPORT_DOWNLOAD_PREFIX);
-      const every = store.settings.read(exportCheckIntervalSetting);
+      const every = options.checkEveryMs ?? store.settings.read(exportCheckIntervalSetting);
       timer = setInterval(() => enqueueReady('periodic'), every);
       timer.unref();
     },
