@@ -13,6 +13,7 @@ import {
   type FolderSyncOptions,
 } from '../../main/engine/folder-sync/folder-sync-feature.ts';
 import type { LocalFile } from '../../main/engine/store/index.ts';
+import type { SyncReport } from '../../main/engine/sync-pass.ts';
 
 export interface Harness {
   sim: Simulator;
@@ -110,4 +111,27 @@ export async function waitFor(what: string, condition: () => boolean | Promise<b
     await new Promise((r) => setTimeout(r, 20));
   }
   throw new Error(`gave up waiting for ${what}`);
+}
+
+interface Entry {
+  brandId: string;
+  folder: string;
+  path: string;
+}
+export interface FolderSection {
+  summary: string[];
+  uploaded: (Entry & { imageId: string | null; existing: boolean })[];
+  alreadyOnService: (Entry & { imageId: string | null })[];
+  skipped: (Entry & { code: string; reason: string })[];
+  failed: (Entry & { code: string; reason: string; willRetry: boolean })[];
+  deleted: (Entry & { message: string })[];
+  logos: (Entry & { status: string | null })[];
+  pending: number;
+}
+
+/** The folder sync's section of a sync report. */
+export function folderSection(report: SyncReport): FolderSection {
+  const section = report.sections.folders;
+  if (section === undefined) throw new Error('the report has no folders section');
+  return section as unknown as FolderSection;
 }

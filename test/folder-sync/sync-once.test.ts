@@ -11,7 +11,7 @@ import {
   makeSvg,
   makeWebp,
 } from '../folders/fixtures.ts';
-import { harness, sha256, type Harness } from './harness.ts';
+import { folderSection, harness, sha256, type Harness } from './harness.ts';
 
 let h: Harness;
 beforeEach(async () => {
@@ -63,11 +63,11 @@ describe('sync --once uploads what is new', () => {
     expect(state('cut.png')).toMatchObject({ state: 'skipped', lastError: 'TRUNCATED' });
     expect(state('mark.svg')).toMatchObject({ state: 'skipped', lastError: 'SVG_OUTSIDE_LOGO' });
 
-    const section = report.sections.folders as Record<string, unknown> & { summary: string[] };
-    expect((section.uploaded as { path: string }[]).map((u) => u.path).sort()).toEqual(
+    const section = folderSection(report);
+    expect(section.uploaded.map((u) => u.path).sort()).toEqual(
       ['a.png', 'deep/er/photo.jpg', 'w.webp'].sort(),
     );
-    expect((section.skipped as { path: string }[]).map((u) => u.path).sort()).toEqual(
+    expect(section.skipped.map((u) => u.path).sort()).toEqual(
       ['anim.png', 'cut.png', 'empty.png', 'huge.png', 'mark.svg'].sort(),
     );
     expect(section.summary).toContain(
@@ -78,7 +78,7 @@ describe('sync --once uploads what is new', () => {
     const again = await engine.syncOnce();
     expect(again.ok).toBe(true);
     expect(h.received(brand.id)).toEqual(received);
-    expect((again.sections.folders as { uploaded: unknown[] }).uploaded).toEqual([]);
+    expect(folderSection(again).uploaded).toEqual([]);
   });
 });
 
@@ -207,9 +207,7 @@ describe('local deletions and changes while closed', () => {
     expect(notice?.message).toMatch(
       /Acme\/gone\.png: Deleted on this computer only: the service keeps its copy/,
     );
-    expect(
-      (report.sections.folders as { deleted: { path: string }[] }).deleted.map((d) => d.path),
-    ).toEqual(['gone.png']);
+    expect(folderSection(report).deleted.map((d) => d.path)).toEqual(['gone.png']);
     // Put back: the service has those bytes already, nothing is sent.
     await h.put('Acme', 'gone.png', makePng({ seed: 40 }));
     await engine.syncOnce();

@@ -60,6 +60,9 @@ export interface UploadJobOptions {
 }
 
 const PROGRESS_WRITE_MS = 1000;
+// Sources tried by one run at most (a file rewritten again and again ends the run; the
+// pipeline queues it again once it is still).
+const MAX_ROUNDS = 10;
 
 export function registerUploadJob(deps: UploadJobDeps, options: UploadJobOptions = {}) {
   const { store, journal } = deps;
@@ -161,18 +164,19 @@ async function runUpload(
   }
   const known = store.files.uploadOf(brandId, sha256);
   if (known !== undefined) return { status: 'known', imageId: known.imageId };
-  const tried = new Set<number>();
-  for (;;) {
+  // Rows tried, with the stat they had: a row the pipeline took again (new stat, same
+  // bytes) may be tried again.
+  const tried = new Map<number, string>();
+  for (let round = 0; round < MAX_ROUNDS; round++) {
     const source = pickSource(store, job.payload, tried);
-    if (source === undefined) {
-      return { status: 'nothing', why: 'no file with these bytes waits any more' };
-    }
-    tried.add(source.id);
+    if (source === undefined) break;
+    tried.set(source.id, signature(source));
     const absPath = await deps.brandDirs.locate(brand.folderName, source.relPath);
     const before = absPath === null ? null : await statOf(absPath);
     if (absPath === null || before === null || !matchesRow(source, before)) {
-      // Changed or gone since it was hashed: the pipeline takes it again.
-      void deps.pipeline().resubmit(brandId, source.relPath);
+      // Changed or gone since it was hashed: the pipeline takes it again (and queues its new
+      // bytes) before this job ends, so that a pass waiting for the queue waits for it too.
+      await deps.pipeline().resubmit(brandId, source.relPath);
       continue;
     }
     try {
@@ -182,7 +186,7 @@ async function runUpload(
       if (failure.kind === 'locked') {
         throw new TransientError('FILE_LOCKED', `${source.relPath}: ${failure.reason}`);
       }
-      void deps.pipeline().resubmit(brandId, source.relPath);
+      await deps.pipeline().resubmit(brandId, source.relPath);
       continue;
     }
     const progress = new ProgressWriter(store, source, ctx, options.uploadingAfterMs ?? 250);
@@ -206,14 +210,16 @@ async function runUpload(
         (isApiError(error) && error.code === 'FILE_CHANGED');
       if (fileChanged && !ctx.signal.aborted) {
         backToWaiting(store, source, sha256, null);
-        void deps.pipeline().resubmit(brandId, source.relPath);
+        await deps.pipeline().resubmit(brandId, source.relPath);
         continue;
       }
       backToWaiting(
         store,
         source,
         sha256,
-        `Not sent yet: ${error instanceof Error ? error.message : String(error)}`,
+        ctx.signal.aborted
+          ? null
+          : `Not sent yet: ${error instanceof Error ? error.message : String(error)}`,
       );
       throw error;
     }
@@ -224,7 +230,7 @@ async function runUpload(
       // the file goes through the pipeline again (the service answers "existing" for bytes
       // it already has).
       backToWaiting(store, source, sha256, null);
-      void deps.pipeline().resubmit(brandId, source.relPath);
+      await deps.pipeline().resubmit(brandId, source.relPath);
       continue;
     }
     return {
@@ -236,18 +242,25 @@ async function runUpload(
       existing: sent.existing === true,
     };
   }
+  return { status: 'nothing', why: 'no file with these bytes waits any more' };
 }
 
 /** The row the job was made for, else another row waiting for the same bytes. */
 function pickSource(
   store: Store,
   payload: UploadPayload,
-  tried: ReadonlySet<number>,
+  tried: ReadonlyMap<number, string>,
 ): LocalFile | undefined {
   const rows = store.files
     .findBySha(payload.brandId, payload.sha256)
-    .filter((f) => isPending(f) && !isLogoPath(f.relPath) && !tried.has(f.id));
+    .filter(
+      (f) => isPending(f) && !isLogoPath(f.relPath) && tried.get(f.id) !== signature(f),
+    );
   return rows.find((f) => f.id === payload.fileId) ?? rows[0];
+}
+
+function signature(row: LocalFile): string {
+  return `${row.size}:${row.mtimeMs}:${row.inode ?? ''}`;
 }
 
 async function statOf(absPath: string): Promise<FileStat | null> {
