@@ -666,6 +666,12 @@ export class FilePipeline {
     const row = files.getByPath(ref.brandId, ref.relPath);
     if (row === undefined || row.state === 'deleted' || row.relPath !== ref.relPath) return 'gone';
     this.#tracker.forget(ref.absPath);
+    if (row.state === 'waiting' && row.sha256 === null && row.imageId === null) {
+      // Gone before it was ever complete (an editor's temp file, a cancelled copy): it
+      // leaves the index without a word.
+      files.remove(row.id);
+      return 'gone';
+    }
     if (row.sha256 !== null && row.inode !== null) {
       // The new path may still be on its way through the pipeline.
       const ino = Number(row.inode);
