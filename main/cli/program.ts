@@ -4,6 +4,7 @@ import { Command, CommanderError, Option } from 'commander';
 import type { CliDeps } from './action.ts';
 import { registerBrands } from './commands/brands.ts';
 import { registerCredits } from './commands/credits.ts';
+import { registerDemo } from './commands/demo.ts';
 import { registerExports } from './commands/exports.ts';
 import { registerSimulator } from './commands/simulator.ts';
 import { registerSkills } from './commands/skills.ts';
@@ -20,6 +21,7 @@ const REGISTER = [
   registerSimulator,
   registerExports,
   registerSkills,
+  registerDemo,
 ];
 
 export function buildProgram(deps: CliDeps): Command {
