@@ -3,11 +3,12 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import globals from 'globals';
+import svelte from 'eslint-plugin-svelte';
 
 const noElectron = { name: 'electron', message: 'main/engine is plain Node: no Electron import.' };
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'dist/', 'release/', 'coverage/', 'bench/results/', 'renderer/'] },
+  { ignores: ['node_modules/', 'dist/', 'release/', 'coverage/', 'bench/results/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -19,6 +20,33 @@ export default tseslint.config(
       ],
       '@typescript-eslint/consistent-type-imports': 'error',
       'no-console': 'off',
+    },
+  },
+  ...svelte.configs.recommended,
+  {
+    files: ['renderer/**/*.svelte', 'renderer/**/*.svelte.ts'],
+    languageOptions: {
+      parserOptions: { parser: tseslint.parser, extraFileExtensions: ['.svelte'] },
+    },
+  },
+  {
+    // The renderer reaches the engine only through the bridge, typed by contract/.
+    files: ['renderer/**'],
+    languageOptions: { globals: { ...globals.browser } },
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [{ name: 'electron', message: 'The renderer talks only to the bridge.' }],
+          patterns: [
+            {
+              group: ['**/main/**', '**/simulator/**', '**/preload/**', 'node:*'],
+              message:
+                'The renderer imports nothing from main/, the simulator or Node: only contract/ types and the bridge.',
+            },
+          ],
+        },
+      ],
     },
   },
   {

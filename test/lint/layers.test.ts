@@ -1,0 +1,33 @@
+// The layer rules of PRODUCT.md, as the project's ESLint config enforces them: a forbidden
+// import in each layer is reported, an allowed one is not.
+import { ESLint } from 'eslint';
+import { describe, expect, test } from 'vitest';
+
+const eslint = new ESLint();
+
+async function restricted(filePath: string, code: string): Promise<boolean> {
+  const [result] = await eslint.lintText(code, { filePath });
+  return (result?.messages ?? []).some((m) => m.ruleId === 'no-restricted-imports');
+}
+
+describe('layer rules', () => {
+  test.each([
+    ['main/engine/x.ts', "import { app } from 'electron';"],
+    ['main/engine/sub/x.ts', "import { startSimulator } from '../../../simulator/index.ts';"],
+    ['main/engine/x.ts', "import { runCli } from '../cli/program.ts';"],
+    ['simulator/x.ts', "import { Engine } from '../main/engine/engine.ts';"],
+    ['contract/x.ts', "import { Engine } from '../main/engine/engine.ts';"],
+    ['renderer/src/x.ts', "import { Engine } from '../../main/engine/engine.ts';"],
+    ['renderer/src/x.ts', "import fs from 'node:fs';"],
+  ])('%s may not: %s', async (file, code) => {
+    expect(await restricted(file, `${code}\n`)).toBe(true);
+  });
+
+  test.each([
+    ['main/engine/x.ts', "import { z } from 'zod';"],
+    ['main/cli/x.ts', "import { startSimulator } from '../../simulator/index.ts';"],
+    ['simulator/x.ts', "import Fastify from 'fastify';"],
+  ])('%s may: %s', async (file, code) => {
+    expect(await restricted(file, `${code}\n`)).toBe(false);
+  });
+});
