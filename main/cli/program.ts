@@ -6,6 +6,8 @@ import { registerBrands } from './commands/brands.ts';
 import { registerCredits } from './commands/credits.ts';
 import { registerDemo } from './commands/demo.ts';
 import { registerExports } from './commands/exports.ts';
+import { registerFiles } from './commands/files.ts';
+import { registerRun } from './commands/run.ts';
 import { registerSimulator } from './commands/simulator.ts';
 import { registerSkills } from './commands/skills.ts';
 import { registerStatus } from './commands/status.ts';
@@ -16,6 +18,8 @@ import { EXIT, Output, type ExitCode } from './output.ts';
 const REGISTER = [
   registerStatus,
   registerSync,
+  registerRun,
+  registerFiles,
   registerCredits,
   registerBrands,
   registerSimulator,

@@ -561,7 +561,12 @@ export class FilePipeline {
       return 'skipped';
     }
     if (file.sha256 === sha256 && file.state === 'uploaded') return 'unchanged';
-    const row = file.sha256 === sha256 ? file : files.setHash(file.id, sha256);
+    let row = file.sha256 === sha256 ? file : files.setHash(file.id, sha256);
+    if (row.state !== 'waiting' && row.state !== 'uploading') {
+      // Looked at again (it could not be read, its failure is due for another try): its
+      // earlier verdict is not a verdict on these bytes.
+      row = files.setState(row.id, 'waiting', { reason: null, lastError: null, nextRetryAt: null });
+    }
     if (area === 'logo') {
       files.setState(row.id, 'waiting', { reason: null, lastError: null, nextRetryAt: null });
       this.#deps.enqueueLogo(ref.brandId);

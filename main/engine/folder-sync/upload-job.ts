@@ -253,9 +253,7 @@ function pickSource(
 ): LocalFile | undefined {
   const rows = store.files
     .findBySha(payload.brandId, payload.sha256)
-    .filter(
-      (f) => isPending(f) && !isLogoPath(f.relPath) && tried.get(f.id) !== signature(f),
-    );
+    .filter((f) => isPending(f) && !isLogoPath(f.relPath) && tried.get(f.id) !== signature(f));
   return rows.find((f) => f.id === payload.fileId) ?? rows[0];
 }
 

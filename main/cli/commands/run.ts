@@ -1,0 +1,33 @@
+// `run`: the engine without a UI: it watches the brand folders and works through the queue
+// until SIGINT or SIGTERM, then shuts down cleanly: running jobs go back to the queue (an
+// interrupted upload is sent again at the next start), nothing is lost.
+import type { Command } from 'commander';
+import { action, type CliDeps } from '../action.ts';
+import { openEngine } from '../engine.ts';
+import { EXIT } from '../output.ts';
+
+export function registerRun(program: Command, deps: CliDeps): void {
+  program
+    .command('run')
+    .description('watch the brand folders and sync until stopped (Ctrl-C, SIGTERM)')
+    .action(
+      action(deps, async (ctx) => {
+        const engine = openEngine(ctx);
+        try {
+          await engine.start();
+          ctx.output.note(
+            `Brand Sync is running: watching ${engine.root}. Stop it with Ctrl-C (or SIGTERM).`,
+          );
+          await new Promise<void>((resolve) => {
+            if (ctx.signal.aborted) return resolve();
+            ctx.signal.addEventListener('abort', () => resolve(), { once: true });
+          });
+          ctx.output.note('Stopping: running jobs go back to the queue…');
+        } finally {
+          await engine.close();
+        }
+        ctx.output.note('Stopped.');
+        return EXIT.ok;
+      }),
+    );
+}
