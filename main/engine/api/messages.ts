@@ -47,13 +47,23 @@ export function hintFor(code: string): string | undefined {
   return Object.hasOwn(HINTS, code) ? HINTS[code] : undefined;
 }
 
-/** One line: the code, the service's message, and what the code means when we know it. */
+/** One line: the code, the service's message, what the code means when we know it, and the
+ * action link the service gave (402 PAYMENT_REQUIRED carries `data.action_url`). */
 export function describeApiError(error: ApiError): string {
   const message = error.message.trim();
   const hint = hintFor(error.code);
-  return hint && hint !== message
-    ? `${error.code}: ${message} (${hint})`
-    : `${error.code}: ${message}`;
+  const line =
+    hint && hint !== message ? `${error.code}: ${message} (${hint})` : `${error.code}: ${message}`;
+  const link = actionLink(error.data);
+  return link && !line.includes(link) ? `${line} See ${link}` : line;
+}
+
+/** The link a refusal offers to resolve it (pay, upgrade), when it carries one. */
+export function actionLink(data: unknown): string | undefined {
+  if (typeof data !== 'object' || data === null) return undefined;
+  const record = data as Record<string, unknown>;
+  const url = record.action_url ?? record.actionUrl;
+  return typeof url === 'string' && /^https?:\/\//i.test(url) ? url : undefined;
 }
 
 /** What the UI and the CLI say while the rate gate holds requests. */

@@ -1,0 +1,228 @@
+// What the user does with Brand Edits: list, look at, apply, discard. The store keeps each
+// edit as the service last showed it. Apply changes the active Skill, so it tells the engine
+// (`brand:skill-changed`), and the export sync brings the new Skill to disk; a stale edit
+// (the brand changed meanwhile) means the Skill on disk may be behind too.
+import { isApiError } from '../api/index.ts';
+import type { ApiClient, ApiError, BrandEdit } from '../api/index.ts';
+import { BrandEdit as BrandEditSchema } from '../api/schemas.ts';
+import type { EngineEvents } from '../engine-events.ts';
+import type { TypedEmitter } from '../queue/index.ts';
+import type { Store } from '../store/index.ts';
+import { describeEditState } from './edit-doc.ts';
+
+export interface EditDeps {
+  store: Store;
+  client: ApiClient;
+  events: TypedEmitter<EngineEvents>;
+}
+
+/** An edit action the service refused for a reason phrased here; `data` is the service's. */
+export class EditActionError extends Error {
+  readonly code: string;
+  readonly data: unknown;
+  constructor(code: string, message: string, data?: unknown) {
+    super(message);
+    this.name = 'EditActionError';
+    this.code = code;
+    this.data = data;
+  }
+}
+
+export const EDITS_UNAVAILABLE_MESSAGE =
+  'This service does not offer a list of Brand Edits (its edits endpoint is missing). Edits you know the ID of can still be applied or discarded.';
+
+function unavailable(error: unknown): EditActionError | undefined {
+  return isApiError(error) && error.featureUnavailable
+    ? new EditActionError('FEATURE_UNAVAILABLE', EDITS_UNAVAILABLE_MESSAGE)
+    : undefined;
+}
+
+/** Every edit of the brand from the service, stored in place of the ones stored before. */
+export async function refreshEdits(
+  deps: Pick<EditDeps, 'store' | 'client'>,
+  brandId: string,
+  signal?: AbortSignal,
+): Promise<BrandEdit[]> {
+  const edits: BrandEdit[] = [];
+  for await (const edit of deps.client.edits(brandId, {}, { signal })) edits.push(edit);
+  deps.store.transaction(() => {
+    deps.store.brands.ensure(brandId);
+    deps.store.edits.replaceForBrand(brandId, edits);
+  });
+  return edits;
+}
+
+export interface EditListing {
+  edits: BrandEdit[];
+  /** 'service': listed now; 'store': the service could not be reached, as last synced. */
+  source: 'service' | 'store';
+  syncedAt: number | null;
+}
+
+/** The brand's edits: from the service, or (offline) as last stored. */
+export async function listEdits(
+  deps: Pick<EditDeps, 'store' | 'client'>,
+  brandId: string,
+  signal?: AbortSignal,
+): Promise<EditListing> {
+  try {
+    return { edits: await refreshEdits(deps, brandId, signal), source: 'service', syncedAt: null };
+  } catch (error) {
+    const hidden = unavailable(error);
+    if (hidden) throw hidden;
+    if (!isApiError(error) || error.kind !== 'network') throw error;
+    const stored = deps.store.edits.list(brandId);
+    if (stored.length === 0) throw error;
+    return {
+      edits: stored.map((s) => storedEdit(s.raw, s.id)),
+      source: 'store',
+      syncedAt: Math.min(...stored.map((s) => s.syncedAt)),
+    };
+  }
+}
+
+/** One edit from the service (stored); the stored copy when the service has no such endpoint or is unreachable. */
+export async function showEdit(
+  deps: Pick<EditDeps, 'store' | 'client'>,
+  brandId: string,
+  editId: string,
+  signal?: AbortSignal,
+): Promise<{ edit: BrandEdit; source: 'service' | 'store' }> {
+  try {
+    const edit = await deps.client.getEdit(brandId, editId, { signal });
+    remember(deps.store, brandId, edit);
+    return { edit, source: 'service' };
+  } catch (error) {
+    const stored = deps.store.edits.get(brandId, editId.toLowerCase());
+    const fallBack = isApiError(error) && (error.featureUnavailable || error.kind === 'network');
+    if (stored !== undefined && fallBack) {
+      return { edit: storedEdit(stored.raw, stored.id), source: 'store' };
+    }
+    throw unavailable(error) ?? error;
+  }
+}
+
+/**
+ * Applies the edit: its candidate becomes the active Brand. Success and a stale edit both
+ * announce `brand:skill-changed` (a new active Skill, or one that moved meanwhile).
+ */
+export async function applyEdit(
+  deps: EditDeps,
+  brandId: string,
+  editId: string,
+  signal?: AbortSignal,
+): Promise<BrandEdit> {
+  let edit: BrandEdit;
+  try {
+    edit = await deps.client.applyEdit(brandId, editId, { signal });
+  } catch (error) {
+    if (isApiError(error) && error.code === 'BRAND_EDIT_STALE') {
+      throw await staleEdit(deps, brandId, editId, error, signal);
+    }
+    if (isApiError(error) && error.code === 'BRAND_EDIT_STATE_CONFLICT') {
+      throw await stateConflict(deps, 'apply', brandId, editId, error, signal);
+    }
+    throw error;
+  }
+  remember(deps.store, brandId, edit);
+  deps.events.emit('brand:skill-changed', { brandId, reason: 'edit-applied' });
+  return edit;
+}
+
+/** Discards the edit; the active Brand is unchanged. */
+export async function discardEdit(
+  deps: EditDeps,
+  brandId: string,
+  editId: string,
+  signal?: AbortSignal,
+): Promise<BrandEdit> {
+  let edit: BrandEdit;
+  try {
+    edit = await deps.client.discardEdit(brandId, editId, { signal });
+  } catch (error) {
+    if (isApiError(error) && error.code === 'BRAND_EDIT_STATE_CONFLICT') {
+      throw await stateConflict(deps, 'discard', brandId, editId, error, signal);
+    }
+    throw error;
+  }
+  remember(deps.store, brandId, edit);
+  return edit;
+}
+
+async function staleEdit(
+  deps: EditDeps,
+  brandId: string,
+  editId: string,
+  error: ApiError,
+  signal: AbortSignal | undefined,
+): Promise<EditActionError> {
+  const data = (error.data ?? {}) as { activeSkillId?: unknown; status?: unknown };
+  const active = typeof data.activeSkillId === 'string' ? data.activeSkillId : null;
+  setStoredStatus(deps.store, brandId, editId, 'stale');
+  // The list shows the stale edit (and any replacement); a failure here does not hide the 409.
+  await refreshEdits(deps, brandId, signal).catch(() => undefined);
+  deps.events.emit('brand:skill-changed', { brandId, reason: 'edit-stale' });
+  return new EditActionError(
+    'BRAND_EDIT_STALE',
+    `The brand changed while edit ${editId} waited for approval${active ? ` (its active Skill is now ${active})` : ''}, so the edit is stale and was not applied. The edit list was refreshed; ask for a new edit on the current brand.`,
+    error.data,
+  );
+}
+
+const NEXT_STEP: Record<string, string> = {
+  'apply:preparing': 'wait until it is awaiting approval',
+  'apply:input_required': 'its question needs an answer first',
+  'apply:stale': 'ask for a new edit on the current brand',
+  'discard:applied': 'an applied edit cannot be taken back by discarding it',
+};
+
+async function stateConflict(
+  deps: EditDeps,
+  action: 'apply' | 'discard',
+  brandId: string,
+  editId: string,
+  error: ApiError,
+  signal: AbortSignal | undefined,
+): Promise<EditActionError> {
+  const data = (error.data ?? {}) as { status?: unknown };
+  let status = typeof data.status === 'string' ? data.status : undefined;
+  if (status === undefined) {
+    // The 409 did not say: ask for the edit itself (best effort).
+    status = await deps.client
+      .getEdit(brandId, editId, { signal })
+      .then((e) => e.status)
+      .catch(() => undefined);
+  }
+  if (status !== undefined) setStoredStatus(deps.store, brandId, editId, status);
+  const why =
+    status === undefined
+      ? 'its current state is not known'
+      : `it is ${status} (${describeEditState(status)})${Object.hasOwn(NEXT_STEP, `${action}:${status}`) ? `; ${NEXT_STEP[`${action}:${status}`]}` : ''}`;
+  return new EditActionError(
+    'BRAND_EDIT_STATE_CONFLICT',
+    `Edit ${editId} cannot be ${action === 'apply' ? 'applied' : 'discarded'}: ${why}.`,
+    {
+      ...(typeof error.data === 'object' && error.data !== null ? error.data : {}),
+      status: status ?? null,
+    },
+  );
+}
+
+function remember(store: Store, brandId: string, edit: BrandEdit): void {
+  store.transaction(() => {
+    store.brands.ensure(brandId);
+    store.edits.upsert(brandId, edit);
+  });
+}
+
+/** Keeps a stored edit's status in line with what a 409 said (no stored edit: nothing to do). */
+function setStoredStatus(store: Store, brandId: string, editId: string, status: string): void {
+  const stored = store.edits.get(brandId, editId.toLowerCase());
+  if (stored !== undefined) store.edits.upsert(brandId, { ...stored.raw, id: stored.id, status });
+}
+
+/** A stored raw record read back as an edit (it was one when stored; shapes are loose). */
+function storedEdit(raw: Record<string, unknown>, id: string): BrandEdit {
+  const parsed = BrandEditSchema.safeParse(raw);
+  return parsed.success ? parsed.data : { id, status: String(raw.status ?? 'unknown') };
+}

@@ -1,0 +1,20 @@
+// Images and their edits: pricing and starting an edit, and what a finished image means.
+export {
+  credits,
+  explainImageEditError,
+  IMAGE_EDIT_COST,
+  IMAGE_MODELS,
+  IMAGE_SIZES,
+  ImageEditRefused,
+  MAX_PROMPT,
+  MAX_REFERENCES,
+  planImageEdit,
+  startImageEdit,
+  workspaceLabel,
+  type CreditCheck,
+  type ImageEditPlan,
+  type ImageEditRequest,
+  type ImageModel,
+  type ImageSize,
+} from './image-edit.ts';
+export { imageFailureAdvice } from './image-status.ts';
