@@ -48,11 +48,12 @@ function createBrandSkills(parts: EngineParts, options: BrandSkillJobOptions): E
       if (job.kind !== brandSkillSyncKind) return;
       const outcome = (job.result as BrandSkillSyncResult | null)?.outcome;
       if (outcome === 'installed' || outcome === 'unchanged') {
-        outcomes.add(parts.now(), job.key ?? '', outcome);
+        outcomes.add(job.startedAt ?? parts.now(), job.key ?? '', outcome);
       }
     }),
     queue.events.on('job:failed', ({ job }) => {
-      if (job.kind === brandSkillSyncKind) outcomes.add(parts.now(), job.key ?? '', 'failed');
+      if (job.kind === brandSkillSyncKind)
+        outcomes.add(job.startedAt ?? parts.now(), job.key ?? '', 'failed');
     }),
   ];
   return {

@@ -102,12 +102,13 @@ function createExportSync(parts: EngineParts, options: ExportSyncOptions): Engin
     queue.events.on('job:done', ({ job }) => {
       if (job.kind !== exportSyncKind) return;
       const result = job.result as ExportSyncResult | null;
-      if (result?.outcome) outcomes.add(parts.now(), result.brandId, result.outcome);
+      if (result?.outcome)
+        outcomes.add(job.startedAt ?? parts.now(), result.brandId, result.outcome);
       if (job.brandId !== null) finished(job.brandId, skillOf(job));
     }),
     queue.events.on('job:failed', ({ job }) => {
       if (job.kind !== exportSyncKind) return;
-      outcomes.add(parts.now(), job.brandId ?? '', 'failed');
+      outcomes.add(job.startedAt ?? parts.now(), job.brandId ?? '', 'failed');
       if (job.brandId !== null) finished(job.brandId, skillOf(job));
     }),
   ];

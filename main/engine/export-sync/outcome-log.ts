@@ -1,5 +1,7 @@
 // What the jobs of a feature ended with, kept in memory for the report of a sync pass
-// (`report(since)`): the pass and its jobs run in one process.
+// (`report(since)`): the pass and its jobs run in one process. Entries carry the time the
+// run started, not ended: the last run of one pass may end in the millisecond the next
+// pass begins, but it started before.
 
 const MAX_ENTRIES = 10_000;
 

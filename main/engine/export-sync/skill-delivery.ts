@@ -3,6 +3,7 @@
 // and skillId are job facts before the first byte arrives, so a run after a crash resumes
 // the same `.part` (Range) or installs the complete file it finds. Shared by exports and
 // beta Brand Skills.
+import { createHash } from 'node:crypto';
 import { mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { ApiClient } from '../api/index.ts';
@@ -40,6 +41,8 @@ export interface DeliverSkillOptions {
 interface DownloadFact {
   skillId: string;
   path: string;
+  /** Hash of where the bytes come from: a `.part` of another source is not resumed. */
+  from: string;
   /** Set once the file is complete (its length was checked against Content-Length). */
   bytes?: number;
 }
@@ -66,19 +69,21 @@ export async function deliverSkill(options: DeliverSkillOptions): Promise<Instal
   const dir = downloadsDir(options.dataDir);
   await mkdir(dir, { recursive: true });
   const dest = path.join(dir, `${options.owner}-${skillId}.zip`);
+  const from = sourceHash(options.source);
   const before = readDownloadFact(ctx.facts);
   // A download of another Skill version left by an earlier run is of no use now.
   if (before !== undefined && before.path !== dest) await removeDownload(dir, before.path);
+  // Resuming splices bytes: only onto a part of the same source (a URL may now give a
+  // rebuilt ZIP of the same Skill). A complete file of the same Skill is whole either way.
+  if (before?.path === dest && before.from !== from) await rm(`${dest}.part`, { force: true });
   let bytes = before?.path === dest ? before.bytes : undefined;
   if (bytes === undefined || !(await isFile(dest))) {
     // Remembered before the first byte: a crash from here on leaves a file a rerun finds.
-    if (before?.path !== dest) {
-      ctx.remember({ [DOWNLOAD_FACT]: { skillId, path: dest } satisfies DownloadFact });
-    }
+    ctx.remember({ [DOWNLOAD_FACT]: { skillId, path: dest, from } satisfies DownloadFact });
     bytes = (await isFile(dest))
       ? (await stat(dest)).size // complete (renamed into place after its length check)
       : await fetchZip(options, dest);
-    ctx.remember({ [DOWNLOAD_FACT]: { skillId, path: dest, bytes } satisfies DownloadFact });
+    ctx.remember({ [DOWNLOAD_FACT]: { skillId, path: dest, from, bytes } satisfies DownloadFact });
   }
   let installed: InstalledSkill;
   try {
@@ -209,8 +214,15 @@ function readDownloadFact(facts: Readonly<Record<string, unknown>>): DownloadFac
   return {
     skillId: value.skillId,
     path: value.path,
+    from: typeof value.from === 'string' ? value.from : '',
     ...(typeof value.bytes === 'number' ? { bytes: value.bytes } : {}),
   };
+}
+
+/** Not the URL itself: a signed URL is a credential of sorts, kept out of the job's facts. */
+function sourceHash(source: SkillSource): string {
+  const text = source.kind === 'url' ? `url:${source.url}` : `base64:${source.content}`;
+  return createHash('sha256').update(text).digest('hex').slice(0, 32);
 }
 
 /** Removes a temp file and its `.part`; only ever inside the downloads folder. */
