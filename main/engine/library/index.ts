@@ -6,6 +6,7 @@ export type {
   MirrorOptions,
   MirrorResult,
 } from './library-mirror.ts';
+export { clientPageSource } from './library-page-source.ts';
 export type {
   LibraryPageSource,
   LibraryPageQuery,
@@ -18,6 +19,21 @@ export {
   librarySyncKey,
   LibrarySyncPayload,
 } from './library-sync-job.ts';
+export type {
+  LibrarySyncJobOptions,
+  LibrarySyncResult,
+  LibrarySyncSkipped,
+} from './library-sync-job.ts';
+export {
+  libraryFeatureWith,
+  libraryRefreshIntervalSetting,
+  librarySync,
+} from './library-feature.ts';
+export type {
+  LibraryFeatureOptions,
+  LibraryReport,
+  LibraryReportEntry,
+} from './library-feature.ts';
 export { MediaCache } from './media-cache.ts';
 export type { CachedFile, DownloadFile, MediaCacheOptions } from './media-cache.ts';
 export { MirrorError } from './mirror-error.ts';

@@ -1,6 +1,7 @@
-// Where the mirror reads a brand's Library from. The API client's `listLibraryPage`
-// fits this shape; the mirror needs nothing else, so it can be tested and benchmarked
+// Where the mirror reads a brand's Library from. The API client fits this shape (see
+// clientPageSource); the mirror needs nothing else, so it can be tested and benchmarked
 // against any source with the same answers.
+import type { ApiClient } from '../api/index.ts';
 
 export interface LibraryPageQuery {
   limit?: number;
@@ -20,4 +21,12 @@ export interface LibraryPageSource {
     query: LibraryPageQuery,
     options?: { signal?: AbortSignal },
   ): Promise<LibraryPageAnswer>;
+}
+
+/** The API client as a page source: the items as sent, which the mirror normalizes itself. */
+export function clientPageSource(client: Pick<ApiClient, 'listLibraryPageRaw'>): LibraryPageSource {
+  return {
+    listLibraryPage: (brandId, query, options) =>
+      client.listLibraryPageRaw(brandId, query, options),
+  };
 }

@@ -1,6 +1,7 @@
 // The queue job that mirrors one brand's Library. One active job per brand (its key), so
 // two refreshes of the same Library never run at once.
 import { z } from 'zod';
+import { isApiError } from '../api/index.ts';
 import type { EnqueueOptions, JobKindDefinition } from '../queue/index.ts';
 import type { LibraryMirror, MirrorResult } from './library-mirror.ts';
 
@@ -12,17 +13,42 @@ export const LibrarySyncPayload = z.object({
 });
 export type LibrarySyncPayload = z.infer<typeof LibrarySyncPayload>;
 
-export function librarySyncJob(mirror: LibraryMirror): JobKindDefinition<LibrarySyncPayload> {
+/** A sync that did not run because the brand is gone from the service. */
+export interface LibrarySyncSkipped {
+  brandId: string;
+  skipped: 'deleted-remotely';
+}
+export type LibrarySyncResult = MirrorResult | LibrarySyncSkipped;
+
+export interface LibrarySyncJobOptions {
+  /** Whether the store already knows the brand was deleted on the service (then: skipped). */
+  deletedRemotely?: (brandId: string) => boolean;
+}
+
+export function librarySyncJob(
+  mirror: LibraryMirror,
+  options: LibrarySyncJobOptions = {},
+): JobKindDefinition<LibrarySyncPayload> {
   return {
     payload: LibrarySyncPayload,
     // Brands are mirrored one after another: the requests share one rate limit anyway.
     concurrency: 1,
-    run: async (job, ctx): Promise<MirrorResult> =>
-      mirror.syncBrand(job.payload.brandId, {
-        mode: job.payload.mode,
-        signal: ctx.signal,
-        onProgress: (read) => ctx.progress(read),
-      }),
+    run: async (job, ctx): Promise<LibrarySyncResult> => {
+      const { brandId } = job.payload;
+      const skipped: LibrarySyncSkipped = { brandId, skipped: 'deleted-remotely' };
+      if (options.deletedRemotely?.(brandId) === true) return skipped;
+      try {
+        return await mirror.syncBrand(brandId, {
+          mode: job.payload.mode,
+          signal: ctx.signal,
+          onProgress: (read) => ctx.progress(read),
+        });
+      } catch (error) {
+        // Deleted between the listing and this job: the next listing marks it; not a failure.
+        if (isApiError(error) && error.code === 'BRAND_NOT_FOUND') return skipped;
+        throw error;
+      }
+    },
   };
 }
 
