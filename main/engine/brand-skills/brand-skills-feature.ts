@@ -66,7 +66,9 @@ function createBrandSkills(parts: EngineParts, options: BrandSkillJobOptions): E
     },
     async start() {
       await recoverAll();
-      await sweepDownloads(store, parts.dataDir, brandSkillSyncKind, BETA_DOWNLOAD_PREFIX);
+      await sweepDownloads(store, parts.dataDir, brandSkillSyncKind, BETA_DOWNLOAD_PREFIX).catch(
+        () => undefined, // best effort: tried again at the next start
+      );
     },
     stop() {
       for (const off of offs) off();

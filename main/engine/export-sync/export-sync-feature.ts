@@ -111,7 +111,21 @@ function createExportSync(parts: EngineParts, options: ExportSyncOptions): Engin
       outcomes.add(job.startedAt ?? parts.now(), job.brandId ?? '', 'failed');
       if (job.brandId !== null) finished(job.brandId, skillOf(job));
     }),
+    queue.events.on('job:cancelled', ({ job }) => {
+      if (job.kind === exportSyncKind && job.brandId !== null) runAgain.delete(job.brandId);
+    }),
   ];
+  const periodic = (): void => {
+    try {
+      enqueueReady('periodic');
+    } catch (error) {
+      events.emit('notice', {
+        level: 'warn',
+        code: 'EXPORT_CHECK_FAILED',
+        message: `The periodic Brand Skill check could not start: ${error instanceof Error ? error.message : String(error)}`,
+      });
+    }
+  };
 
   return {
     name: 'exports',
@@ -121,9 +135,12 @@ function createExportSync(parts: EngineParts, options: ExportSyncOptions): Engin
     },
     async start() {
       await recoverAll();
-      await sweepDownloads(store, parts.dataDir, exportSyncKind, EXPORT_DOWNLOAD_PREFIX);
+      // Best effort: a file that cannot be removed now is tried again at the next start.
+      await sweepDownloads(store, parts.dataDir, exportSyncKind, EXPORT_DOWNLOAD_PREFIX).catch(
+        () => undefined,
+      );
       const every = options.checkEveryMs ?? store.settings.read(exportCheckIntervalSetting);
-      timer = setInterval(() => enqueueReady('periodic'), every);
+      timer = setInterval(periodic, every);
       timer.unref();
     },
     stop() {
