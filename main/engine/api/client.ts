@@ -91,6 +91,9 @@ export function createApiClient(options: ApiClientOptions) {
     // Library
     listLibraryPage: (brandId: string, query?: library.LibraryQuery, o?: CallOptions) =>
       library.listLibraryPage(http, brandId, query, o),
+    /** A Library page with the items as sent, unchecked (the Library mirror checks each itself). */
+    listLibraryPageRaw: (brandId: string, query?: library.LibraryQuery, o?: CallOptions) =>
+      library.listLibraryPageRaw(http, brandId, query, o),
     /** Every Library item of a brand, page after page. */
     library: (
       brandId: string,
