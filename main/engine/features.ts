@@ -5,8 +5,10 @@ import type { FeatureFactory } from './engine.ts';
 import { brandSkillsFeature } from './brand-skills/index.ts';
 import { exportSync } from './export-sync/index.ts';
 import { folderSyncFeature } from './folder-sync/folder-sync-feature.ts';
+import { librarySync } from './library/index.ts';
 
 export const defaultFeatures: readonly FeatureFactory[] = [
+  librarySync,
   folderSyncFeature(),
   exportSync,
   brandSkillsFeature,
