@@ -17,6 +17,7 @@ const OPERATIONS = new Set([
   'advance',
   'seedBrand',
   'seedLibrary',
+  'unlistLibraryItem',
   'seedEdit',
   'addWorkspace',
   'setCredits',

@@ -154,6 +154,17 @@ export class SimulatorControl {
     return { ids, size: state.media.headSeq(brandId) };
   }
 
+  /**
+   * Takes an item out of a brand's Library (it stays a media file, with inLibrary false), as
+   * when a user removes it there: listings no longer show it.
+   */
+  unlistLibraryItem(brandId: string, mediaId: string): void {
+    const { state } = this.#ctx;
+    if (!state.brands.has(brandId)) throw new Error(`no brand ${brandId}`);
+    if (!state.media.unlist(brandId, mediaId))
+      throw new Error(`no item ${mediaId} in the Library of brand ${brandId}`);
+  }
+
   /** A Brand Edit of a ready brand, in any state (default preparing). */
   seedEdit(seed: EditSeed): {
     id: string;

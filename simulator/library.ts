@@ -76,6 +76,8 @@ export const MIME_BY_TYPE: Record<string, string> = {
 class BrandLibrary {
   segments: Segment[] = [];
   nextSeq = 1;
+  /** Sequence numbers of items taken out of the Library (unlistLibraryItem). */
+  unlisted = new Set<number>();
   /** sha256 → item id and how many times those bytes were received (uploads only). */
   uploads = new Map<string, { id: string; received: number }>();
 }
@@ -156,8 +158,24 @@ export class MediaStore {
     if (!m) return undefined;
     const seg = this.#bulkByTag.get(m[1] as string);
     const index = parseInt(m[2] as string, 16);
-    if (!seg || index >= seg.count || !this.#libraries.has(seg.brandId)) return undefined;
-    return materialise(seg, index);
+    const lib = seg ? this.#libraries.get(seg.brandId) : undefined;
+    if (!seg || !lib || index >= seg.count) return undefined;
+    const record = materialise(seg, index);
+    if (lib.unlisted.has(record.seq)) record.inLibrary = false;
+    return record;
+  }
+
+  /**
+   * Takes an item out of its brand's Library: listings skip it from now on; it stays a
+   * media file (inLibrary false). False when it is not listed in that Library.
+   */
+  unlist(brandId: string, id: string): boolean {
+    const lib = this.#libraries.get(brandId);
+    const rec = this.get(id);
+    if (!lib || !rec || rec.brandId !== brandId || !rec.inLibrary) return false;
+    lib.unlisted.add(rec.seq);
+    rec.inLibrary = false; // a stored record keeps the change; a bulk one is rebuilt by get()
+    return true;
   }
 
   /** Items of the brand's Library, newest first, strictly older than `before` (a seq). */
@@ -171,6 +189,7 @@ export class MediaStore {
       const len = 'items' in seg ? seg.items.length : seg.count;
       if (seg.start >= before) continue;
       for (let seq = Math.min(seg.start + len - 1, before - 1); seq >= seg.start; seq--) {
+        if (lib.unlisted.has(seq)) continue;
         const rec =
           'items' in seg
             ? (seg.items[seq - seg.start] as MediaRecord)
