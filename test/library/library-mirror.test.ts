@@ -176,27 +176,14 @@ describe('refresh', () => {
   });
 
   it('runs a periodic full pass that marks items that left the Library', async () => {
-    // The simulator cannot take items out of a Library, so the mirror holds one it no
-    // longer lists: exactly what a removal looks like from here.
     const brand = await readyBrand(120);
     await mirror().syncBrand(brand);
-    const state = store.syncState.get('library', brand);
-    const [newest] = store.library.list(brand, { limit: 1 }).items;
-    store.library.upsertPage(
-      brand,
-      [
-        {
-          ...store.library.get(newest!.id)!,
-          id: 'gone-item',
-          addedToLibraryAt: '2000-01-01T00:00:00Z',
-          raw: {},
-        },
-      ],
-      { seq: state.seq, trustedSeq: state.completedSeq },
-    );
+    // The oldest item: only a pass that reads to the end of the list can miss it.
+    const gone = localIds(brand).at(-1)!;
+    h.sim.control.unlistLibraryItem(brand, gone);
     const refresh = await mirror().syncBrand(brand);
     expect(refresh).toMatchObject({ mode: 'refresh', requests: 1, removed: 0 });
-    expect(store.library.get('gone-item')?.removed).toBe(false);
+    expect(store.library.get(gone)?.removed).toBe(false);
     t.clock.now += store.settings.read(libraryFullPassIntervalSetting);
     const full = await mirror().syncBrand(brand);
     expect(full).toMatchObject({
@@ -206,9 +193,9 @@ describe('refresh', () => {
       removed: 1,
       inserted: 0,
     });
-    expect(store.library.get('gone-item')).toMatchObject({ removed: true, removedAt: t.clock.now });
+    expect(store.library.get(gone)).toMatchObject({ removed: true, removedAt: t.clock.now });
     expect(localIds(brand)).toEqual(await serviceIds(brand));
-    expect(localIds(brand, { removed: true })).toEqual(['gone-item']);
+    expect(localIds(brand, { removed: true })).toEqual([gone]);
   });
 
   it('records the reason when the brand is gone on the service', async () => {
