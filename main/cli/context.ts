@@ -7,6 +7,7 @@ import {
   type Credentials,
 } from '../engine/api/index.ts';
 import { defaultDataDir, defaultSyncRoot } from '../engine/paths.ts';
+import { Keychain, KeychainError } from '../engine/keychain.ts';
 import { Output, UsageError } from './output.ts';
 
 /** Environment variables the CLI reads (PRODUCT.md). */
@@ -59,8 +60,9 @@ export function resolveConfig(
 }
 
 /**
- * The key comes from the environment only (never an argument, which other users can read
- * in the process list). The keychain comes later (`login`).
+ * The key from the environment, for a process where no keychain can be reached (never an
+ * argument, which other users can read in the process list). Otherwise `login` put it in
+ * the keychain.
  */
 export function credentialsFrom(env: Record<string, string | undefined>): Credentials | undefined {
   const secret = nonEmpty(env[ENV.apiKey]);
@@ -69,9 +71,9 @@ export function credentialsFrom(env: Record<string, string | undefined>): Creden
 
 export function createContext(options: GlobalOptions, deps: ContextDeps): CliContext {
   const config = resolveConfig(options, deps.env);
-  const credentials = credentialsFrom(deps.env);
+  const fromEnv = credentialsFrom(deps.env);
   const output = deps.output ?? new Output({ json: options.json === true });
-  output.addSecret(credentials?.secret);
+  output.addSecret(fromEnv?.secret);
   let client: ApiClient | undefined;
   return {
     config,
@@ -82,11 +84,8 @@ export function createContext(options: GlobalOptions, deps: ContextDeps): CliCon
       if (!config.baseUrl) {
         throw new UsageError(`no service configured: pass --base-url URL or set ${ENV.baseUrl}.`);
       }
-      if (!credentials) {
-        throw new UsageError(
-          `not signed in: set ${ENV.apiKey} (the key is read from the environment only).`,
-        );
-      }
+      const credentials = fromEnv ?? credentialsFromKeychain(config.baseUrl);
+      output.addSecret(credentials.secret);
       try {
         client = createApiClient({ baseUrl: config.baseUrl, credentials, signal: deps.signal });
       } catch (error) {
@@ -99,6 +98,25 @@ export function createContext(options: GlobalOptions, deps: ContextDeps): CliCon
       return client;
     },
   };
+}
+
+/** The key `login` stored for this service; a clear usage error when there is none. */
+function credentialsFromKeychain(baseUrl: string): Credentials {
+  let stored: Credentials | undefined;
+  try {
+    stored = new Keychain(baseUrl).load();
+  } catch (error) {
+    if (error instanceof KeychainError) {
+      throw new UsageError(`not signed in: ${error.message}`);
+    }
+    throw error;
+  }
+  if (!stored) {
+    throw new UsageError(
+      `not signed in: run \`brand-sync login\` (the key goes to the OS keychain), or set ${ENV.apiKey} for this process.`,
+    );
+  }
+  return stored;
 }
 
 function nonEmpty(value: string | undefined): string | undefined {

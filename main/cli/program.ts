@@ -5,17 +5,22 @@ import type { CliDeps } from './action.ts';
 import { registerBrands } from './commands/brands.ts';
 import { registerCredits } from './commands/credits.ts';
 import { registerDemo } from './commands/demo.ts';
+import { registerLogin } from './commands/login.ts';
+import { registerEdits } from './commands/edits.ts';
 import { registerExports } from './commands/exports.ts';
 import { registerFiles } from './commands/files.ts';
+import { registerImages } from './commands/images.ts';
 import { registerRun } from './commands/run.ts';
 import { registerSimulator } from './commands/simulator.ts';
 import { registerSkills } from './commands/skills.ts';
 import { registerStatus } from './commands/status.ts';
 import { registerSync } from './commands/sync.ts';
+import { registerVideos } from './commands/videos.ts';
 import { ENV } from './context.ts';
 import { EXIT, Output, type ExitCode } from './output.ts';
 
 const REGISTER = [
+  registerLogin,
   registerStatus,
   registerSync,
   registerRun,
@@ -25,6 +30,9 @@ const REGISTER = [
   registerSimulator,
   registerExports,
   registerSkills,
+  registerEdits,
+  registerImages,
+  registerVideos,
   registerDemo,
 ];
 
@@ -54,7 +62,8 @@ export function buildProgram(deps: CliDeps): Command {
     .addHelpText(
       'after',
       `
-The API key is read from ${ENV.apiKey} (never from an argument).
+The API key is kept in the OS keychain by \`login\`; where no keychain can be reached,
+${ENV.apiKey} supplies it for one process. It is never an argument.
 Exit codes: 0 done, 1 the operation failed, 2 bad usage.`,
     );
   for (const register of REGISTER) register(program, deps);

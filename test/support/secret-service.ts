@@ -1,0 +1,66 @@
+// A private Secret Service for tests: a D-Bus session bus and an unlocked gnome-keyring on
+// it, reachable by child processes through DBUS_SESSION_BUS_ADDRESS. CI installs dbus and
+// gnome-keyring (.ci/run); elsewhere the keychain tests skip and say why.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+function has(command: string): boolean {
+  return spawnSync('sh', ['-c', `command -v ${command}`]).status === 0;
+}
+
+export const secretServiceMissing: string | null =
+  (has('dbus-daemon') && has('gnome-keyring-daemon')) || process.env.CI
+    ? null
+    : 'dbus-daemon and gnome-keyring-daemon are not installed (Debian: dbus gnome-keyring)';
+
+export interface SecretService {
+  env: { DBUS_SESSION_BUS_ADDRESS: string };
+  stop(): void;
+}
+
+export async function startSecretService(): Promise<SecretService> {
+  const controlDir = mkdtempSync(path.join(os.tmpdir(), 'keyring-'));
+  const bus: ChildProcess = spawn('dbus-daemon', ['--session', '--nofork', '--print-address=1'], {
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
+  const address = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    bus.stdout?.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const line = out.split('\n')[0];
+      if (out.includes('\n') && line) resolve(line.trim());
+    });
+    bus.on('error', reject);
+    bus.on('exit', (code) => reject(new Error(`dbus-daemon exited (${code})`)));
+  });
+  const env = { DBUS_SESSION_BUS_ADDRESS: address };
+  const keyring = spawnSync(
+    'gnome-keyring-daemon',
+    ['--unlock', '--daemonize', '--components=secrets', `--control-directory=${controlDir}`],
+    {
+      input: 'test-password',
+      // Its own home: the keyrings of the person running the tests are never touched.
+      env: {
+        ...process.env,
+        ...env,
+        HOME: controlDir,
+        XDG_DATA_HOME: path.join(controlDir, 'data'),
+      },
+      encoding: 'utf8',
+    },
+  );
+  if (keyring.status !== 0) {
+    bus.kill();
+    throw new Error(`gnome-keyring-daemon failed: ${keyring.stderr}`);
+  }
+  return {
+    env,
+    stop() {
+      spawnSync('pkill', ['-f', `control-directory=${controlDir}`]);
+      bus.kill();
+      rmSync(controlDir, { recursive: true, force: true });
+    },
+  };
+}
