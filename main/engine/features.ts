@@ -3,6 +3,8 @@
 // list to Engine.open; each feature registers its own job kinds.
 import type { FeatureFactory } from './engine.ts';
 import { brandSkillsFeature } from './brand-skills/index.ts';
+import { brandCreationFeature } from './brands/index.ts';
+import { brandEditsFeature } from './edits/index.ts';
 import { exportSync } from './export-sync/index.ts';
 import { folderSyncFeature } from './folder-sync/folder-sync-feature.ts';
 import { librarySync } from './library/index.ts';
@@ -12,4 +14,6 @@ export const defaultFeatures: readonly FeatureFactory[] = [
   folderSyncFeature(),
   exportSync,
   brandSkillsFeature,
+  brandEditsFeature,
+  brandCreationFeature,
 ];

@@ -1,17 +1,23 @@
 // `brands list|show|create|delete`: the brands on the service.
-import fs from 'node:fs';
 import type { Command } from 'commander';
+import { isBrandSettled, type Brand, type DuplicateBrand } from '../../engine/api/index.ts';
 import {
-  brandFailureAction,
-  duplicateBrandsOf,
-  type Brand,
-  type BrandSource,
-  type CreateBrandInput,
-} from '../../engine/api/index.ts';
+  brandFailureAdvice,
+  BrandCreationInputError,
+  checkCreationRequest,
+  createBrandKind,
+  deleteBrand as deleteBrandOnService,
+  startBrandCreation,
+  type BrandCreationResult,
+  type SourceSpec,
+} from '../../engine/brands/index.ts';
+import { runJobNow, type JobRunOutcome } from '../../engine/export-sync/index.ts';
 import { action, type CliDeps } from '../action.ts';
 import type { CliContext } from '../context.ts';
+import { withEngine } from '../engine.ts';
 import { CommandFailure, EXIT, fields, table, UsageError, type ExitCode } from '../output.ts';
 import { resolveBrand } from '../resolve.ts';
+import { resultOf } from './exports.ts';
 
 export function registerBrands(program: Command, deps: CliDeps): void {
   const brands = program.command('brands').description('list, show, create and delete brands');
@@ -134,96 +140,135 @@ interface CreateOptions {
   wait?: boolean;
 }
 
-async function createBrand(ctx: CliContext, command: Command): Promise<ExitCode> {
-  const options = command.opts<CreateOptions>();
-  const client = ctx.client();
-  const sources: BrandSource[] = [
+/** The sources in the order the service reads them: the website, the PDFs, then Instagram. */
+function sourcesOf(options: CreateOptions): SourceSpec[] {
+  const sources: SourceSpec[] = [
     { kind: 'website', url: requireUrl(options.website, '--website') },
   ];
+  for (const pdf of options.pdf) {
+    sources.push(
+      /^[a-z][a-z0-9+.-]*:\/\//i.test(pdf) ? { kind: 'pdf', url: pdf } : { kind: 'pdf', path: pdf },
+    );
+  }
   if (options.instagram !== undefined)
     sources.push({ kind: 'instagram', url: requireUrl(options.instagram, '--instagram') });
-  const localPdfs = options.pdf.filter((pdf) => !isHttpUrl(pdf));
-  localPdfs.forEach(checkLocalPdf); // every file is checked before anything is sent
-  for (const pdf of options.pdf) {
-    if (isHttpUrl(pdf)) {
-      sources.push({ kind: 'pdf', url: pdf });
-      continue;
-    }
-    ctx.output.note(`Uploading ${pdf}…`);
-    const staged = await client.stageFile(
-      { path: pdf, mimeType: 'application/pdf' },
-      { signal: ctx.signal, ...(options.workspace ? { workspaceId: options.workspace } : {}) },
-    );
-    sources.push({ kind: 'pdf', uploadId: staged.id });
-  }
-  const input: CreateBrandInput = {
-    sources,
-    ...(options.instructions !== undefined ? { instructions: options.instructions } : {}),
-    ...(options.allowDuplicate ? { allowDuplicate: true } : {}),
-    ...(options.workspace !== undefined ? { workspaceId: options.workspace } : {}),
-  };
-  // The key is fixed before the first send: every retry of this creation re-sends it with the same body.
-  const prepared = client.prepareBrandCreation(input);
-  let created;
+  return sources;
+}
+
+async function createBrand(ctx: CliContext, command: Command): Promise<ExitCode> {
+  const options = command.opts<CreateOptions>();
+  // Every limit is checked, and every local file read, before anything is sent.
+  let request;
   try {
-    created = await client.sendBrandCreation(prepared, { signal: ctx.signal });
+    request = await checkCreationRequest({
+      sources: sourcesOf(options),
+      ...(options.instructions !== undefined ? { instructions: options.instructions } : {}),
+      ...(options.allowDuplicate ? { allowDuplicate: true } : {}),
+      ...(options.workspace !== undefined ? { workspaceId: options.workspace } : {}),
+    });
   } catch (error) {
-    const matches = duplicateBrandsOf(error);
-    if (matches === undefined) throw error;
+    if (error instanceof BrandCreationInputError) throw new UsageError(error.message);
+    throw error;
+  }
+  return withEngine(ctx, async (engine) => {
+    // The same request resumes the creation under way (same key, same body, or the Brand ID
+    // already received): a command killed after its POST and run again creates one brand.
+    const started = startBrandCreation(engine, request, { follow: options.wait === true });
+    if (started.mode !== 'new') {
+      ctx.output.note(
+        `Resuming the creation asked for earlier with the same sources (one brand results).`,
+      );
+    }
+    if (options.wait) {
+      ctx.output.note('Creating the brand; waiting while the service analyses its sources…');
+    }
+    const outcome = await runJobNow(
+      engine.queue,
+      createBrandKind,
+      started.payload,
+      started.enqueue,
+      { signal: ctx.signal },
+    );
+    const result = creationResult(outcome);
+    let brand = result.brand;
+    if (options.wait && !isBrandSettled(brand)) {
+      // Resumed from a run that did not wait: follow the Brand ID, never create again.
+      brand = await engine.client.waitForBrand(result.brandId, {
+        signal: ctx.signal,
+        onUpdate: (b) => ctx.output.note(`  still ${b.status}…`),
+      });
+      engine.store.brands.upsertFromService(brand);
+    }
+    const resumed = started.mode !== 'new';
+    if (!options.wait) {
+      ctx.output.result(
+        { id: brand.id, status: brand.status, idempotencyKey: result.idempotencyKey, resumed },
+        () =>
+          `Created brand ${brand.id} (${brand.status}). Follow it with: brand-sync brands show ${brand.id}`,
+      );
+      return EXIT.ok;
+    }
+    ctx.output.result({ ...brandDoc(brand), idempotencyKey: result.idempotencyKey, resumed }, () =>
+      brand.status === 'ready'
+        ? [
+            `Brand ${brand.id} is ready: ${displayName(brand)}.`,
+            'Its Brand Skill comes to disk with the next sync (or now: brand-sync exports sync ' +
+              `${brand.id}).`,
+          ]
+        : `Brand ${brand.id} ended ${brand.status}.`,
+    );
+    if (brand.status === 'ready') return EXIT.ok;
+    if (brand.status === 'failed') ctx.output.problem(describeBrandFailure(brand));
+    else ctx.output.problem(`brand ${brand.id} is ${brand.status}, not ready.`);
+    return EXIT.failed;
+  });
+}
+
+/** The creation job's result; its other ends become one clear failure (exit 1). */
+function creationResult(outcome: JobRunOutcome): BrandCreationResult {
+  if (outcome.state === 'failed' && outcome.error.code === 'DUPLICATE_BRAND') {
+    const matches = duplicatesIn(outcome.error.data);
     const list = matches.map((b) => `${b.id} (${b.name ?? b.url ?? 'unnamed'})`).join(', ');
     throw new CommandFailure(
       'DUPLICATE_BRAND',
-      `a brand with this website already exists: ${list || 'see brands list'}. Use it, or pass --allow-duplicate to create another.`,
+      `a brand with this website already exists: ${list || 'see brands list'}. Use it, or pass --allow-duplicate to create another anyway.`,
       { brands: matches },
     );
   }
-  if (!options.wait) {
-    ctx.output.result(
-      { id: created.id, status: created.status, idempotencyKey: prepared.idempotencyKey },
-      () =>
-        `Created brand ${created.id} (${created.status}). Follow it with: brand-sync brands show ${created.id}`,
+  if (outcome.state === 'halted') {
+    throw new CommandFailure(
+      outcome.code,
+      `${outcome.message}. The creation is kept with its idempotency key: run the same command again to resume it (it creates one brand, not two).`,
     );
-    return EXIT.ok;
   }
-  ctx.output.note(`Created brand ${created.id}; waiting while the service analyses its sources…`);
-  const brand = await client.waitForBrand(created.id, {
-    signal: ctx.signal,
-    onUpdate: (b) => ctx.output.note(`  still ${b.status}…`),
-  });
-  ctx.output.result({ ...brandDoc(brand), idempotencyKey: prepared.idempotencyKey }, () =>
-    brand.status === 'ready'
-      ? `Brand ${brand.id} is ready: ${displayName(brand)}.`
-      : `Brand ${brand.id} ended ${brand.status}.`,
-  );
-  if (brand.status === 'ready') return EXIT.ok;
-  if (brand.status === 'failed') ctx.output.problem(describeBrandFailure(brand));
-  else ctx.output.problem(`brand ${brand.id} is ${brand.status}, not ready.`);
-  return EXIT.failed;
+  return resultOf(outcome) as BrandCreationResult;
+}
+
+function duplicatesIn(data: unknown): DuplicateBrand[] {
+  const brands = (data as { brands?: unknown } | null)?.brands;
+  return Array.isArray(brands) ? (brands as DuplicateBrand[]) : [];
 }
 
 function describeBrandFailure(brand: Brand): string {
-  const code = brand.failure?.code ?? 'FAILED';
-  const message = brand.failure?.message ?? 'the brand could not be created';
-  const next = {
-    'fix-input': 'Correct the source, then create the brand again.',
-    'retry-later': 'Try again later (a new creation).',
-    unknown: '',
-  }[brandFailureAction(brand.failure?.code)];
-  return `${code}: ${message}${next ? ` ${next}` : ''}`;
+  const { code, message, advice } = brandFailureAdvice(brand.failure);
+  const text = (message ?? 'the brand could not be created').trim().replace(/\.+$/, '');
+  return `${code}: ${text}. ${advice}`;
 }
 
 async function deleteBrand(ctx: CliContext, command: Command): Promise<void> {
   const id = await resolveBrand(ctx, command.processedArgs[0] as string);
-  const deleted = await ctx.client().deleteBrand(id, { signal: ctx.signal });
-  ctx.output.result(
-    { id, name: deleted.name ?? null, deleted: true },
-    () =>
-      `Deleted brand ${id}${deleted.name ? ` (${deleted.name})` : ''} on the service. Local folders are kept.`,
-  );
-}
-
-function isHttpUrl(value: string): boolean {
-  return /^https?:\/\//i.test(value);
+  await withEngine(ctx, async (engine) => {
+    const deleted = await deleteBrandOnService(engine, id, ctx.signal);
+    ctx.output.result(
+      { id, name: deleted.name, deleted: true, folderKept: deleted.folderName },
+      () => [
+        `Deleted brand ${id}${deleted.name ? ` (${deleted.name})` : ''} on the service.`,
+        deleted.folderName
+          ? `Its folder "${deleted.folderName}" stays on disk, untouched; Brand Sync no longer syncs it.`
+          : 'Local folders are kept: nothing on disk was deleted.',
+      ],
+    );
+  });
 }
 
 function requireUrl(value: string, option: string): string {
@@ -234,25 +279,4 @@ function requireUrl(value: string, option: string): string {
     // fall through to the usage error
   }
   throw new UsageError(`${option} needs an http(s) URL, got "${value}".`);
-}
-
-function checkLocalPdf(file: string): void {
-  let head: Buffer;
-  try {
-    const fd = fs.openSync(file, 'r');
-    try {
-      head = Buffer.alloc(5);
-      fs.readSync(fd, head, 0, 5, 0);
-    } finally {
-      fs.closeSync(fd);
-    }
-  } catch (error) {
-    const code = (error as { code?: string }).code ?? 'error';
-    throw new UsageError(
-      code === 'ENOENT'
-        ? `--pdf ${file}: no such file.`
-        : `--pdf ${file}: cannot be read (${code}).`,
-    );
-  }
-  if (head.toString('latin1') !== '%PDF-') throw new UsageError(`--pdf ${file}: not a PDF file.`);
 }
