@@ -9,6 +9,7 @@ import { registerLogin } from './commands/login.ts';
 import { registerEdits } from './commands/edits.ts';
 import { registerExports } from './commands/exports.ts';
 import { registerFiles } from './commands/files.ts';
+import { registerLibrary } from './commands/library.ts';
 import { registerImages } from './commands/images.ts';
 import { registerRun } from './commands/run.ts';
 import { registerSimulator } from './commands/simulator.ts';
@@ -27,6 +28,7 @@ const REGISTER = [
   registerFiles,
   registerCredits,
   registerBrands,
+  registerLibrary,
   registerSimulator,
   registerExports,
   registerSkills,
