@@ -93,8 +93,8 @@ function checkUrl(value: string, what: string, httpsOnly: boolean): string {
   return value;
 }
 
-/** Size, type and content hash of a local PDF; every problem is one specific error. */
-async function checkLocalPdf(file: string): Promise<LocalSource> {
+/** The size of a local PDF; a missing, unreadable or oversized file is one specific error. */
+async function sizeOf(file: string): Promise<number> {
   let stat: fs.Stats;
   try {
     stat = await fs.promises.stat(file);
@@ -112,6 +112,11 @@ async function checkLocalPdf(file: string): Promise<LocalSource> {
       `PDF ${file} is ${stat.size} bytes; a source file may be at most ${MAX_FILE_BYTES} bytes (100 MiB).`,
     );
   }
+  return stat.size;
+}
+
+/** Reads the file once: it must start like a PDF; returns its content hash. */
+async function pdfHash(file: string): Promise<string> {
   const hash = createHash('sha256');
   let head = Buffer.alloc(0);
   try {
@@ -125,7 +130,7 @@ async function checkLocalPdf(file: string): Promise<LocalSource> {
     fail('SOURCE_FILE_UNREADABLE', `PDF ${file}: cannot be read (${code}).`);
   }
   if (head.toString('latin1') !== '%PDF-') fail('NOT_A_PDF', `PDF ${file}: not a PDF file.`);
-  return { kind: 'pdf', path: file, size: stat.size, sha256: hash.digest('hex') };
+  return hash.digest('hex');
 }
 
 /**
@@ -160,25 +165,34 @@ export async function checkCreationRequest(input: BrandCreationInput): Promise<C
     );
   }
   const cwd = input.cwd ?? process.cwd();
-  const sources: CreationSource[] = [];
+  // Sizes first: a limit is refused before any file is read.
+  const sizes = new Map<number, number>();
   let total = 0;
-  for (const spec of specs) {
-    if (spec.kind === 'website')
-      sources.push({ kind: 'website', url: checkUrl(spec.url, 'The website', false) });
-    else if (spec.kind === 'instagram')
-      sources.push({ kind: 'instagram', url: checkUrl(spec.url, 'The Instagram profile', true) });
-    else if ('url' in spec) sources.push({ kind: 'pdf', url: checkUrl(spec.url, 'A PDF', true) });
-    else {
-      const local = await checkLocalPdf(path.resolve(cwd, spec.path));
-      total += local.size;
-      sources.push(local);
-    }
+  for (const [index, spec] of specs.entries()) {
+    if (spec.kind !== 'pdf' || !('path' in spec)) continue;
+    const size = await sizeOf(path.resolve(cwd, spec.path));
+    sizes.set(index, size);
+    total += size;
   }
   if (total > MAX_TOTAL_FILE_BYTES) {
     fail(
       'SOURCE_FILES_TOO_LARGE',
       `The local files come to ${total} bytes; together they may be at most ${MAX_TOTAL_FILE_BYTES} bytes (256 MiB).`,
     );
+  }
+  const sources: CreationSource[] = [];
+  for (const [index, spec] of specs.entries()) {
+    if (spec.kind === 'website') {
+      sources.push({ kind: 'website', url: checkUrl(spec.url, 'The website', false) });
+    } else if (spec.kind === 'instagram') {
+      sources.push({ kind: 'instagram', url: checkUrl(spec.url, 'The Instagram profile', true) });
+    } else if ('url' in spec) {
+      sources.push({ kind: 'pdf', url: checkUrl(spec.url, 'A PDF', true) });
+    } else {
+      const file = path.resolve(cwd, spec.path);
+      const size = sizes.get(index) as number;
+      sources.push({ kind: 'pdf', path: file, size, sha256: await pdfHash(file) });
+    }
   }
   return {
     sources,
