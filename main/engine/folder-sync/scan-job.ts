@@ -22,7 +22,8 @@ export function registerScanJob(deps: ScanJobDeps) {
   return deps.queue.register<ScanPayload>(SCAN_KIND, {
     payload: ScanPayload,
     concurrency: 1,
-    maxAttempts: 8,
+    // A scan is harmless to repeat: a run killed again and again must not fail it.
+    maxAttempts: 50,
     async run(job, ctx) {
       const closed = new Promise<'closed'>((resolve) => {
         if (deps.stopped.aborted) resolve('closed');
