@@ -45,10 +45,8 @@ export async function refreshEdits(
 ): Promise<BrandEdit[]> {
   const edits: BrandEdit[] = [];
   for await (const edit of deps.client.edits(brandId, {}, { signal })) edits.push(edit);
-  deps.store.transaction(() => {
-    deps.store.brands.ensure(brandId);
-    deps.store.edits.replaceForBrand(brandId, edits);
-  });
+  await knowBrand(deps, brandId, signal);
+  deps.store.edits.replaceForBrand(brandId, edits);
   return edits;
 }
 
@@ -90,7 +88,8 @@ export async function showEdit(
 ): Promise<{ edit: BrandEdit; source: 'service' | 'store' }> {
   try {
     const edit = await deps.client.getEdit(brandId, editId, { signal });
-    remember(deps.store, brandId, edit);
+    await knowBrand(deps, brandId, signal);
+    deps.store.edits.upsert(brandId, edit);
     return { edit, source: 'service' };
   } catch (error) {
     const stored = deps.store.edits.get(brandId, editId.toLowerCase());
@@ -124,7 +123,8 @@ export async function applyEdit(
     }
     throw error;
   }
-  remember(deps.store, brandId, edit);
+  await knowBrand(deps, brandId, signal);
+  deps.store.edits.upsert(brandId, edit);
   deps.events.emit('brand:skill-changed', { brandId, reason: 'edit-applied' });
   return edit;
 }
@@ -145,7 +145,8 @@ export async function discardEdit(
     }
     throw error;
   }
-  remember(deps.store, brandId, edit);
+  await knowBrand(deps, brandId, signal);
+  deps.store.edits.upsert(brandId, edit);
   return edit;
 }
 
@@ -208,11 +209,23 @@ async function stateConflict(
   );
 }
 
-function remember(store: Store, brandId: string, edit: BrandEdit): void {
-  store.transaction(() => {
-    store.brands.ensure(brandId);
-    store.edits.upsert(brandId, edit);
-  });
+/**
+ * Edits are stored under their brand: a brand this machine has not listed yet is fetched
+ * (a bare row would leave the export sync without the brand's name for its folder).
+ */
+async function knowBrand(
+  deps: Pick<EditDeps, 'store' | 'client'>,
+  brandId: string,
+  signal: AbortSignal | undefined,
+): Promise<void> {
+  const stored = deps.store.brands.get(brandId);
+  if (stored !== undefined && stored.raw !== null) return;
+  try {
+    deps.store.brands.upsertFromService(await deps.client.getBrand(brandId, { signal }));
+  } catch {
+    // The edit answer stands without the brand's details (unreachable now): a bare row.
+    deps.store.brands.ensure(brandId);
+  }
 }
 
 /** Keeps a stored edit's status in line with what a 409 said (no stored edit: nothing to do). */
