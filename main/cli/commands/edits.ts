@@ -126,10 +126,10 @@ async function listCommand(ctx: CliContext, command: Command): Promise<void> {
         if (waiting > 0)
           lines.push(
             '',
-            `${waiting} awaiting approval: brand-sync edits show BRAND EDIT, then apply or discard.`,
+            `${waiting} awaiting approval: brand-sync edits show ${brandId} EDIT, then apply or discard.`,
           );
         if (asking > 0)
-          lines.push(`${asking} with a question: brand-sync edits show BRAND EDIT shows it.`);
+          lines.push(`${asking} with a question: brand-sync edits show ${brandId} EDIT shows it.`);
         return lines;
       },
     );
