@@ -11,7 +11,7 @@ import type { LocalFile, Store } from '../store/index.ts';
 import { pathKey } from '../store/index.ts';
 import type { BrandDirs } from './brand-dirs.ts';
 import type { FileNotices } from './file-notices.ts';
-import type { FileOutcome, FilePipeline, FileRef } from './file-pipeline.ts';
+import type { FilePipeline, FileRef } from './file-pipeline.ts';
 
 export interface ReconcileDeps {
   store: Store;
@@ -47,7 +47,7 @@ export interface BrandScanSummary {
 
 // Files in the pipeline at once from one scan: a tree of 100,000 new files is taken a
 // slice at a time, never held whole.
-const MAX_IN_FLIGHT = 512;
+const MAX_IN_FLIGHT = 64;
 
 /** Issues that mean part of the folder was not seen: its rows are not taken as deleted. */
 const PARTIAL: ReadonlySet<ScanIssue['code']> = new Set([
@@ -80,16 +80,22 @@ export async function reconcileBrand(
   const found = new Set<string>();
   const unseen: string[] = []; // folders (relative) that could not be read
   let wholeBrandHeld = false;
-  const inFlight = new Set<Promise<FileOutcome | 'late'>>();
+  // Files in the pipeline from this scan, and the scan waiting for one of them to finish.
+  let inFlight = 0;
+  let wake: (() => void) | undefined;
   const take = (ref: FileRef) => {
     summary.examined++;
-    const p = withDeadline(pipeline.submit(ref), options.settleWaitMs);
-    inFlight.add(p);
-    void p.then((outcome) => {
-      inFlight.delete(p);
+    inFlight++;
+    void withDeadline(pipeline.submit(ref), options.settleWaitMs).then((outcome) => {
       if (outcome === 'late') summary.unsettled++;
+      inFlight--;
+      const resume = wake;
+      wake = undefined;
+      resume?.();
     });
   };
+  const room = (limit: number) =>
+    inFlight < limit ? Promise.resolve() : new Promise<void>((resolve) => (wake = resolve));
 
   for await (const item of scanRoot({
     normaliser,
@@ -129,9 +135,9 @@ export async function reconcileBrand(
     const ref: FileRef = { brandId, folder, relPath: item.relPath, absPath: item.absPath };
     if (!pipeline.needsWork(ref, item.stat)) continue;
     take(ref);
-    if (inFlight.size >= MAX_IN_FLIGHT) await Promise.race(inFlight);
+    while (inFlight >= MAX_IN_FLIGHT) await room(MAX_IN_FLIGHT);
   }
-  await Promise.all(inFlight);
+  while (inFlight > 0) await room(1);
   if (wholeBrandHeld || options.signal?.aborted || pipeline.closed) return summary;
 
   // Rows whose file the scan did not find.
