@@ -5,8 +5,8 @@ import { writeFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { makeJpeg, makePng } from '../folders/fixtures.ts';
-import { folderSection, harness, sha256, type Harness } from './harness.ts';
+import { makeJpeg, makePng, makePngOfSize } from '../folders/fixtures.ts';
+import { folderSection, harness, sha256, waitFor, type Harness } from './harness.ts';
 
 const UPLOAD = 'POST /v1/images/uploads/file';
 let h: Harness;
@@ -97,6 +97,55 @@ describe('refusals and retries', () => {
     expect(sends()).toBe(6);
     expect(h.received(brand.id)).toEqual(new Map([[sha, 1]]));
     expect(h.file(brand.id, 'a.png')).toMatchObject({ state: 'uploaded', existing: false });
+  });
+});
+
+describe('transient failures and progress', () => {
+  test('an upload that runs out of attempts fails for now; the next pass tries it again', async () => {
+    const brand = await h.sim.control.seedBrand({ name: 'Acme', status: 'ready' });
+    const engine = h.open();
+    await engine.syncOnce();
+    const sha = await h.put('Acme', 'a.png', makePng({ seed: 5 }));
+    // 3 sends per attempt (the client's own retries), 8 attempts.
+    h.sim.control.failNext(UPLOAD, { status: 503, code: 'UNAVAILABLE', count: 24 });
+    const report = await engine.syncOnce();
+    expect(report.ok).toBe(false);
+    expect(report.failures[0]).toMatchObject({
+      area: 'file',
+      subject: 'Acme/a.png',
+      code: 'UNAVAILABLE',
+    });
+    expect(h.file(brand.id, 'a.png')).toMatchObject({ state: 'failed', lastError: 'UNAVAILABLE' });
+    expect(h.file(brand.id, 'a.png')?.nextRetryAt).not.toBeNull();
+    expect(folderSection(report).failed[0]).toMatchObject({ path: 'a.png', willRetry: true });
+
+    const again = await engine.syncOnce();
+    expect(again.ok).toBe(true);
+    expect(h.file(brand.id, 'a.png')).toMatchObject({ state: 'uploaded', nextRetryAt: null });
+    expect(h.received(brand.id)).toEqual(new Map([[sha, 1]]));
+  });
+
+  test('a large file being sent shows as uploading, with the bytes sent so far', async () => {
+    const brand = await h.sim.control.seedBrand({ name: 'Acme', status: 'ready' });
+    const engine = h.open();
+    await engine.syncOnce();
+    // The service takes its time before reading the body: the send stalls part-way.
+    h.sim.control.setFaults(`${UPLOAD}: latency=1500-1500`);
+    const bytes = makePngOfSize(9_000_000);
+    await h.put('Acme', 'big.png', bytes);
+    const pass = engine.syncOnce();
+    let seen: { state: string; bytesSent: number } | undefined;
+    await waitFor('the uploading state', () => {
+      const row = h.file(brand.id, 'big.png');
+      if (row?.state === 'uploading' && row.bytesSent > 0) seen = row;
+      return seen !== undefined;
+    });
+    expect(seen!.bytesSent).toBeLessThan(bytes.length);
+    expect((await pass).ok).toBe(true);
+    expect(h.file(brand.id, 'big.png')).toMatchObject({
+      state: 'uploaded',
+      bytesSent: bytes.length,
+    });
   });
 });
 

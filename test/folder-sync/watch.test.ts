@@ -141,3 +141,40 @@ describe('run: watching the brand folders', () => {
     void dir;
   }, 60_000);
 });
+
+test('run finds at start what changed while it was closed (before any brand listing)', async () => {
+  const { brand, dir } = await running();
+  const kept = makePng({ seed: 6 });
+  await writeFile(path.join(dir, 'kept.png'), kept);
+  await waitFor('kept.png', () => h.file(brand.id, 'kept.png')?.state === 'uploaded');
+  await h.closeEngine();
+  const added = makePng({ seed: 7 });
+  await writeFile(path.join(dir, 'added.png'), added);
+  await rm(path.join(dir, 'kept.png'));
+  // The service is unreachable: the folders are still looked at, the upload waits.
+  const engine = h.open(WATCH, {
+    baseUrl: 'http://127.0.0.1:9/v1',
+    retry: { limit: 0, baseDelayMs: 1, maxDelayMs: 1 },
+  });
+  await engine.start();
+  await waitFor('the deletion', () => h.file(brand.id, 'kept.png')?.state === 'deleted');
+  await waitFor(
+    'the new file',
+    () =>
+      h.file(brand.id, 'added.png')?.state === 'waiting' &&
+      h.file(brand.id, 'added.png')?.sha256 === sha256(added),
+  );
+  const uploads = engine.store.jobs.countsByState(['folder-upload']);
+  expect(uploads.queued + uploads.running + uploads['retry-wait']).toBe(1);
+  await h.closeEngine();
+  // Back online: the queued upload goes out.
+  const online = h.open(WATCH);
+  await online.start();
+  await waitFor('the upload', () => h.file(brand.id, 'added.png')?.state === 'uploaded');
+  expect(h.received(brand.id)).toEqual(
+    new Map([
+      [sha256(kept), 1],
+      [sha256(added), 1],
+    ]),
+  );
+});
