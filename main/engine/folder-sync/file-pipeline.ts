@@ -229,12 +229,12 @@ export class FilePipeline {
 
   /** A row's file, found again on disk, through the pipeline (an upload saw it change). */
   async resubmit(brandId: string, relPath: string): Promise<FileOutcome> {
-    const brand = this.#deps.brandDirs.brand(brandId);
-    if (brand === undefined || this.closed) return 'closed';
+    const folder = await this.#deps.brandDirs.currentFolder(brandId);
+    if (folder === null || this.closed) return 'closed';
     const absPath =
-      (await this.#deps.brandDirs.locate(brand.folderName, relPath)) ??
-      path.join(this.#deps.brandDirs.dirPath(brand.folderName), ...relPath.split('/'));
-    return this.submit({ brandId, folder: brand.folderName, relPath, absPath });
+      (await this.#deps.brandDirs.locate(folder, relPath)) ??
+      path.join(this.#deps.brandDirs.dirPath(folder), ...relPath.split('/'));
+    return this.submit({ brandId, folder, relPath, absPath });
   }
 
   async #run(slot: Slot): Promise<FileOutcome> {
@@ -691,6 +691,10 @@ export class FilePipeline {
     const row = files.getByPath(ref.brandId, ref.relPath);
     if (row === undefined || row.state === 'deleted' || row.relPath !== ref.relPath) return 'gone';
     this.#tracker.forget(ref.absPath);
+    // The whole brand folder is not there (renamed, moved away): not a deletion of this
+    // file; the brand's scan sorts it out once the folder is found again.
+    const brandDir = await lstat(this.#deps.brandDirs.dirPath(ref.folder)).catch(() => undefined);
+    if (!brandDir?.isDirectory()) return 'gone';
     if (row.state === 'waiting' && row.sha256 === null && row.imageId === null) {
       // Gone before it was ever complete (an editor's temp file, a cancelled copy): it
       // leaves the index without a word.

@@ -147,7 +147,9 @@ async function runLogo(
       });
       return { status: 'current', relPath: newest.relPath };
     }
-    const absPath = await deps.brandDirs.locate(brand.folderName, newest.relPath);
+    const folder = await deps.brandDirs.currentFolder(brandId);
+    if (folder === null) return { status: 'settling', relPath: newest.relPath };
+    const absPath = await deps.brandDirs.locate(folder, newest.relPath);
     const before = absPath === null ? null : await fsStat(absPath).catch(() => null);
     const classified = absPath === null ? null : await classifyFile(absPath, 'logo');
     if (
@@ -211,7 +213,7 @@ async function runLogo(
     deps.journal.add({
       type: 'logo',
       brandId,
-      folder: brand.folderName,
+      folder,
       path: newest.relPath,
       status: brandStatus,
     });
@@ -219,7 +221,7 @@ async function runLogo(
       level: 'info',
       code: 'LOGO_SET',
       brandId,
-      message: `The logo of "${brandDisplayName(brand)}" is now ${brand.folderName}/${newest.relPath}; the brand is being analysed again.`,
+      message: `The logo of "${brandDisplayName(brand)}" is now ${folder}/${newest.relPath}; the brand is being analysed again.`,
     });
     brandStatus = await followAnalysis(deps, brandId, ctx);
     last = { status: 'set', relPath: newest.relPath, brandStatus };

@@ -164,6 +164,12 @@ async function runUpload(
   }
   const known = store.files.uploadOf(brandId, sha256);
   if (known !== undefined) return { status: 'known', imageId: known.imageId };
+  // Where the folder is now (renamed while the app was closed: linked again by its marker).
+  const folder = await deps.brandDirs.currentFolder(brandId);
+  if (folder === null) {
+    // The rows stay waiting; the next scan, once the brand folder exists again, decides.
+    return { status: 'nothing', why: 'the brand folder is not there' };
+  }
   // Rows tried, with the stat they had: a row the pipeline took again (new stat, same
   // bytes) may be tried again.
   const tried = new Map<number, string>();
@@ -171,7 +177,7 @@ async function runUpload(
     const source = pickSource(store, job.payload, tried);
     if (source === undefined) break;
     tried.set(source.id, signature(source));
-    const absPath = await deps.brandDirs.locate(brand.folderName, source.relPath);
+    const absPath = await deps.brandDirs.locate(folder, source.relPath);
     const before = absPath === null ? null : await statOf(absPath);
     if (absPath === null || before === null || !matchesRow(source, before)) {
       // Changed or gone since it was hashed: the pipeline takes it again (and queues its new
