@@ -44,7 +44,9 @@ export async function resolveBrand(ctx: CliContext, arg: string): Promise<string
  */
 export function lookupBrand(store: Store, arg: string): string {
   const value = requireArg(arg);
-  if (isUuid(value)) return value;
+  // UUIDs ignore case; the store keeps them as the service sent them.
+  if (isUuid(value))
+    return (store.brands.get(value) ?? store.brands.get(value.toLowerCase()))?.id ?? value;
   const key = folderNameKey(value);
   const brands = store.brands.list({ includeDeleted: true });
   const byFolder = brands.filter(

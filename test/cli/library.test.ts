@@ -156,6 +156,7 @@ describe('BRAND: ID, folder name, or unique name', () => {
     expect((await listJson('blue-sky- STUDIO')).brand.id).toBe(ids.sky);
     expect((await listJson('blue/sky: studio')).brand.id).toBe(ids.sky);
     expect((await listJson(ids.sky)).brand.id).toBe(ids.sky);
+    expect((await listJson(ids.sky.toUpperCase())).brand.id).toBe(ids.sky);
   });
 
   test('a name two brands share is ambiguous: both are listed with their folders and IDs', async () => {
