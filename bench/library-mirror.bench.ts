@@ -17,7 +17,7 @@ import { fileURLToPath } from 'node:url';
 import { createInterface } from 'node:readline';
 import { createApiClient, RateGate } from '../main/engine/api/index.ts';
 import type { ApiClient } from '../main/engine/api/index.ts';
-import { LibraryMirror, toLibraryItem } from '../main/engine/library/index.ts';
+import { clientPageSource, LibraryMirror, toLibraryItem } from '../main/engine/library/index.ts';
 import { openStore } from '../main/engine/store/index.ts';
 import type { Store } from '../main/engine/store/index.ts';
 import { percentile, report } from './report.ts';
@@ -87,7 +87,8 @@ async function serveSimulator(): Promise<void> {
 async function mirrorOnce(dataDir: string, baseUrl: string, brandId: string): Promise<void> {
   const key = process.env.BENCH_API_KEY as string;
   const store = openStore({ dataDir });
-  const mirror = new LibraryMirror({ store, source: clientFor(baseUrl, key) });
+  // The engine's path: pages with the items as sent, normalized by the mirror.
+  const mirror = new LibraryMirror({ store, source: clientPageSource(clientFor(baseUrl, key)) });
   const mb = (bytes: number): number => bytes / 2 ** 20;
   const expected = Number(process.env.BENCH_ITEMS);
   const rssBeforeMB = mb(process.memoryUsage.rss());
@@ -250,7 +251,7 @@ async function orchestrate(): Promise<void> {
 
     // 2. An unchanged refresh, per brand (the 100,000-item one and a small one).
     const client = clientFor(sim.baseUrl, sim.key);
-    const mirror = new LibraryMirror({ store: smallStore, source: client });
+    const mirror = new LibraryMirror({ store: smallStore, source: clientPageSource(client) });
     await mirror.syncBrand(sim.tiny);
     await fetch(`${sim.origin}/_control/clearLog`, { method: 'POST' });
     const refreshSmall = await mirror.syncBrand(sim.small);
