@@ -127,6 +127,7 @@ export interface FolderSection {
   deleted: (Entry & { message: string })[];
   logos: (Entry & { status: string | null })[];
   pending: number;
+  truncated: boolean;
 }
 
 /** The folder sync's section of a sync report. */

@@ -23,7 +23,8 @@ export type JournalEntry =
 type Distribute<T> = T extends unknown ? Omit<T, 'at'> : never;
 export type JournalInput = Distribute<JournalEntry>;
 
-const MAX_ENTRIES = 50_000;
+// Enough for the listing of a large first pass; a long `run` keeps only the most recent.
+const MAX_ENTRIES = 20_000;
 // Lines per kind in the human summary; --json carries every entry.
 const MAX_LINES = 25;
 
@@ -103,6 +104,8 @@ export class SyncJournal {
           .join(', ')}${deleted.length > MAX_LINES ? ', …' : ''} (the service keeps its copies).`,
       );
     }
+    const truncated = this.#dropped > 0 && entries.length === this.#entries.length;
+    if (truncated) summary.push(`(Only the last ${MAX_ENTRIES} files of this pass are listed.)`);
     if (pending > 0) {
       summary.push(
         `${pending} file${pending === 1 ? ' is' : 's are'} still being written or held by another program: uploaded once complete.`,
@@ -118,7 +121,7 @@ export class SyncJournal {
       deleted: deleted.map(strip),
       logos: logos.map(strip),
       pending,
-      ...(this.#dropped > 0 && entries.length === this.#entries.length ? { truncated: true } : {}),
+      truncated,
     };
   }
 }
