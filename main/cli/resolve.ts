@@ -2,21 +2,10 @@
 // also the brand's name, in any case, when no other brand has it. Names are looked up in
 // the local store, opened read-only: it works offline, without a key, while the engine
 // runs, and never creates or changes the database. Every command resolves BRAND here.
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { isUuid } from '../engine/api/index.ts';
 import { folderNameKey } from '../engine/folders/brand-folders.ts';
-import {
-  brandDisplayName,
-  databaseFileName,
-  migrations,
-  openStore,
-  Store,
-} from '../engine/store/index.ts';
-import type { Brand } from '../engine/store/index.ts';
-import { Db } from '../engine/store/db.ts';
-import { schemaVersion } from '../engine/store/migrations.ts';
+import { brandDisplayName, openStoreReadOnly } from '../engine/store/index.ts';
+import type { Brand, Store } from '../engine/store/index.ts';
 import type { CliContext } from './context.ts';
 import { UsageError } from './output.ts';
 
@@ -75,28 +64,6 @@ export function lookupBrand(store: Store, arg: string): string {
   throw new UsageError(
     `no brand has the ID, folder or name "${value}"; ${near.length > 0 ? 'did you mean' : 'known brands'}: ${candidates(near.length > 0 ? near : brands)}.`,
   );
-}
-
-/**
- * The store in the data dir, opened read-only; null when there is no database yet. A
- * database of an older schema is opened normally instead, so that it is migrated first.
- */
-export function openStoreReadOnly(dataDir: string): Store | null {
-  const path = join(dataDir, databaseFileName);
-  if (!existsSync(path)) return null;
-  const raw = new Database(path, { readonly: true, fileMustExist: true });
-  try {
-    raw.pragma('busy_timeout = 5000');
-    const latest = migrations.at(-1)?.version ?? 0;
-    if (schemaVersion(raw) !== latest) {
-      raw.close();
-      return openStore({ dataDir }); // migrates, or says why it cannot
-    }
-  } catch (error) {
-    raw.close();
-    throw error;
-  }
-  return new Store(path, new Db(raw, false), Date.now);
 }
 
 function noBrandsYet(value: string): UsageError {

@@ -2,8 +2,6 @@
 // the same durable job the engine runs. Exit 0 when it is on disk (installed or already up
 // to date) or the brand has nothing to export yet; 1 when the sync failed.
 import type { Command } from 'commander';
-import { isUuid } from '../../engine/api/index.ts';
-import type { Engine } from '../../engine/engine.ts';
 import {
   exportSyncKey,
   exportSyncKind,
@@ -11,12 +9,11 @@ import {
   type ExportSyncResult,
   type JobRunOutcome,
 } from '../../engine/export-sync/index.ts';
-import { folderNameKey } from '../../engine/folders/brand-folders.ts';
 import { action, type CliDeps } from '../action.ts';
 import type { CliContext } from '../context.ts';
 import { withEngine } from '../engine.ts';
 import { CommandFailure, EXIT, fields, type ExitCode } from '../output.ts';
-import { resolveBrand } from '../resolve.ts';
+import { lookupBrand } from '../resolve.ts';
 
 export function registerExports(program: Command, deps: CliDeps): void {
   const exportsCommand = program.command('exports').description('Brand Skill exports');
@@ -31,7 +28,7 @@ export function registerExports(program: Command, deps: CliDeps): void {
 async function syncExport(ctx: CliContext, command: Command): Promise<ExitCode> {
   const arg = command.processedArgs[0] as string;
   return withEngine(ctx, async (engine) => {
-    const brandId = await brandIdOf(ctx, engine, arg);
+    const brandId = lookupBrand(engine.store, arg);
     ctx.output.note(`Bringing the Brand Skill of ${arg} to disk…`);
     const outcome = await runJobNow(
       engine.queue,
@@ -68,17 +65,4 @@ export function resultOf(outcome: JobRunOutcome): unknown {
     case 'halted':
       throw new CommandFailure(outcome.code, outcome.message);
   }
-}
-
-/** A brand ID, or the name of a brand folder the store has linked (any case). */
-async function brandIdOf(ctx: CliContext, engine: Engine, arg: string): Promise<string> {
-  const value = arg.trim();
-  if (!isUuid(value)) {
-    const key = folderNameKey(value);
-    const linked = engine.store.brands
-      .list({ includeDeleted: true })
-      .find((b) => b.folderName !== null && folderNameKey(b.folderName) === key);
-    if (linked !== undefined) return linked.id;
-  }
-  return resolveBrand(ctx, value);
 }

@@ -1,7 +1,7 @@
 // The engine's memory: one SQLite database (WAL) in the data dir. Every table is reached
 // through a repository with typed methods; no SQL lives outside main/engine/store.
 // The API key is never stored here (it lives in the OS keychain).
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { Db } from './db.ts';
@@ -201,4 +201,26 @@ export function openStore(
     );
   }
   return new Store(path, new Db(raw, options.durability !== 'normal'), now);
+}
+
+/**
+ * The store in the data dir, opened read-only; null when there is no database yet. A
+ * database of an older schema is opened normally instead, so that it is migrated first.
+ */
+export function openStoreReadOnly(dataDir: string): Store | null {
+  const path = join(dataDir, databaseFileName);
+  if (!existsSync(path)) return null;
+  const raw: Database.Database = new Database(path, { readonly: true, fileMustExist: true });
+  try {
+    raw.pragma('busy_timeout = 5000');
+    const latest = defaultMigrations.at(-1)?.version ?? 0;
+    if (schemaVersion(raw) !== latest) {
+      raw.close();
+      return openStore({ dataDir }); // migrates, or says why it cannot
+    }
+  } catch (error) {
+    raw.close();
+    throw error;
+  }
+  return new Store(path, new Db(raw, false), Date.now);
 }
