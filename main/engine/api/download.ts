@@ -139,7 +139,7 @@ async function fetchInto(
   const headers: Record<string, string> = { accept: '*/*', 'accept-encoding': 'identity' };
   if (ownOrigin) Object.assign(headers, http.authHeaders());
   if (offset > 0) headers.range = `bytes=${offset}-`;
-  const stream = http.got.stream(target.toString(), {
+  const stream = (await http.got()).stream(target.toString(), {
     headers,
     decompress: false, // Range and lengths count the bytes on the wire
     throwHttpErrors: false,

@@ -4,7 +4,7 @@
 // transport.ts; got (its `got` instance here) carries the downloads. Library errors (got's
 // carry the request options, headers included) never leave this module: they are read for
 // their code and dropped.
-import got, { type Got } from 'got';
+import type { Got } from 'got';
 import type { z } from 'zod';
 import { ApiError, CLIENT_ERROR_CODES, type ApiErrorKind } from './errors.ts';
 import { abortedError, realClock, type Clock } from './clock.ts';
@@ -150,7 +150,8 @@ export interface Http {
     context: ErrorContext,
     signal: AbortSignal | undefined,
   ): ApiError;
-  readonly got: Got;
+  /** got for downloads, loaded on the first one: no other call pays for it (about 25 MB). */
+  got(): Promise<Got>;
 }
 
 export function createHttp(options: HttpOptions): Http {
@@ -177,23 +178,27 @@ export function createHttp(options: HttpOptions): Http {
     text.includes(secret) ? text.split(secret).join('[redacted]') : text;
 
   // For downloads: streams, redirects (with the hook below), Range.
-  const instance = got.extend({
-    retry: { limit: 0 }, // retries are ours: they must pass the rate gate and the resend rules
-    throwHttpErrors: false,
-    headers: { 'user-agent': 'brand-sync' },
-    hooks: {
-      beforeRedirect: [
-        (redirected) => {
-          // Never carry the key to another host (a redirect to a CDN or a presigned URL).
-          const target = redirected.url instanceof URL ? redirected.url.origin : '';
-          if (target !== origin) {
-            delete redirected.headers['x-api-key'];
-            delete redirected.headers.authorization;
-          }
+  let instance: Promise<Got> | undefined;
+  const downloader = (): Promise<Got> =>
+    (instance ??= import('got').then(({ default: got }) =>
+      got.extend({
+        retry: { limit: 0 }, // retries are ours: they must pass the rate gate and the resend rules
+        throwHttpErrors: false,
+        headers: { 'user-agent': 'brand-sync' },
+        hooks: {
+          beforeRedirect: [
+            (redirected) => {
+              // Never carry the key to another host (a redirect to a CDN or a presigned URL).
+              const target = redirected.url instanceof URL ? redirected.url.origin : '';
+              if (target !== origin) {
+                delete redirected.headers['x-api-key'];
+                delete redirected.headers.authorization;
+              }
+            },
+          ],
         },
-      ],
-    },
-  });
+      }),
+    ));
 
   const signalFor = (signal: AbortSignal | undefined): AbortSignal | undefined => {
     if (signal && clientSignal) return AbortSignal.any([signal, clientSignal]);
@@ -417,7 +422,7 @@ export function createHttp(options: HttpOptions): Http {
     noteSend,
     errorFromResponse: httpError,
     errorFromTransport: transportError,
-    got: instance,
+    got: downloader,
   };
 }
 
