@@ -81,7 +81,7 @@ test('sync --once prints what was uploaded and skipped; files lists every file w
   );
   const badBrand = await runCli(['files', 'Nope'], offline, KEY);
   expect(badBrand.code).toBe(2);
-  expect(badBrand.stderr).toMatch(/no brand "Nope"/);
+  expect(badBrand.stderr).toMatch(/no brand has the ID, folder or name "Nope"/);
 }, 60_000);
 
 test('run uploads what is dropped while it watches, and stops cleanly on SIGTERM', async () => {

@@ -4,11 +4,11 @@
 import type { Command } from 'commander';
 import { action, type CliDeps } from '../action.ts';
 import { table, UsageError } from '../output.ts';
+import { resolveBrand } from '../resolve.ts';
 import {
   brandDisplayName,
   fileStates,
-  openStore,
-  type Brand,
+  openStoreReadOnly,
   type FileState,
   type LocalFile,
   type Store,
@@ -32,42 +32,27 @@ export function registerFiles(program: Command, deps: CliDeps): void {
         if (state !== undefined && !(fileStates as readonly string[]).includes(state)) {
           throw new UsageError(`--state must be one of ${fileStates.join(', ')} (got "${state}").`);
         }
-        const store = openStore({ dataDir: ctx.config.dataDir });
-        try {
-          const brand = brandArg === undefined ? undefined : findBrand(store, brandArg);
-          const doc = filesDocument(store, brand, state as FileState | undefined);
-          ctx.output.result(doc, () => describeFiles(doc));
-        } finally {
-          store.close();
-        }
+        const brandId = brandArg === undefined ? undefined : await resolveBrand(ctx, brandArg);
+        // Read-only: it works while the engine runs, and never creates the database.
+        const store = openStoreReadOnly(ctx.config.dataDir);
+        const doc =
+          store === null
+            ? emptyDocument(brandId, state as FileState | undefined)
+            : withStore(store, () => filesDocument(store, brandId, state as FileState | undefined));
+        ctx.output.result(doc, () => describeFiles(doc));
       }),
     );
 }
 
-/** A brand by ID, else by its folder name (exact, then ignoring case and Unicode form). */
-function findBrand(store: Store, arg: string): Brand {
-  const value = arg.trim();
-  const all = store.brands.list({ includeDeleted: true });
-  const byId = all.find((b) => b.id === value.toLowerCase());
-  if (byId) return byId;
-  const fold = (s: string) => s.normalize('NFC').toLowerCase();
-  const byFolder =
-    all.find((b) => b.folderName === value) ??
-    all.find((b) => b.folderName !== null && fold(b.folderName) === fold(value));
-  if (byFolder) return byFolder;
-  throw new UsageError(
-    `no brand "${arg}": give a brand ID or the name of its folder (brand-sync status lists them).`,
-  );
-}
-
 export type FilesDocument = ReturnType<typeof filesDocument>;
 
-export function filesDocument(store: Store, brand: Brand | undefined, state?: FileState) {
+export function filesDocument(store: Store, brandId: string | undefined, state?: FileState) {
   const brands = new Map(store.brands.list({ includeDeleted: true }).map((b) => [b.id, b]));
+  const brand = brandId === undefined ? undefined : brands.get(brandId);
   const files: LocalFile[] = [];
   for (let afterId = 0; ;) {
     const page = store.files.list({
-      ...(brand ? { brandId: brand.id } : {}),
+      ...(brandId === undefined ? {} : { brandId }),
       ...(state ? { state } : {}),
       afterId,
       limit: 5000,
@@ -83,9 +68,16 @@ export function filesDocument(store: Store, brand: Brand | undefined, state?: Fi
       a.relPath.localeCompare(b.relPath),
   );
   return {
-    brand: brand ? { id: brand.id, name: brandDisplayName(brand), folder: brand.folderName } : null,
+    brand:
+      brandId === undefined
+        ? null
+        : {
+            id: brandId,
+            name: brand ? brandDisplayName(brand) : null,
+            folder: brand?.folderName ?? null,
+          },
     state: state ?? null,
-    counts: store.files.countsByState(brand?.id),
+    counts: store.files.countsByState(brandId),
     files: files.map((f) => ({
       brandId: f.brandId,
       folder: folderOf(f.brandId),
@@ -104,9 +96,27 @@ export function filesDocument(store: Store, brand: Brand | undefined, state?: Fi
   };
 }
 
+function withStore<T>(store: Store, fn: () => T): T {
+  try {
+    return fn();
+  } finally {
+    store.close();
+  }
+}
+
+/** No database yet: nothing was indexed on this machine. */
+function emptyDocument(brandId: string | undefined, state?: FileState): FilesDocument {
+  return {
+    brand: brandId === undefined ? null : { id: brandId, name: null, folder: null },
+    state: state ?? null,
+    counts: Object.fromEntries(fileStates.map((s) => [s, 0])) as Record<FileState, number>,
+    files: [],
+  };
+}
+
 function describeFiles(doc: FilesDocument): string[] {
   if (doc.files.length === 0) {
-    const where = doc.brand ? ` in "${doc.brand.folder ?? doc.brand.name}"` : '';
+    const where = doc.brand ? ` in "${doc.brand.folder ?? doc.brand.name ?? doc.brand.id}"` : '';
     return [
       `No ${doc.state ?? ''}${doc.state ? ' ' : ''}files${where}. Files appear here once \`brand-sync sync --once\` or \`brand-sync run\` has seen them.`,
     ];
