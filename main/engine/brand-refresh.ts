@@ -26,9 +26,9 @@ export interface BrandRefreshDeps {
 export function registerBrandRefresh(deps: BrandRefreshDeps) {
   const { store, client, events, root } = deps;
   return deps.queue.register(refreshBrandsKind, {
-    payload: z.object({}),
+    payload: z.object({ periodic: z.boolean().optional() }),
     concurrency: 1,
-    async run(_job, ctx) {
+    async run(job, ctx) {
       const listed: string[] = [];
       const before = new Map(store.brands.list().map((b) => [b.id, b]));
       for await (const record of client.brands({}, { signal: ctx.signal })) {
@@ -52,7 +52,11 @@ export function registerBrandRefresh(deps: BrandRefreshDeps) {
       }
       const brands = listed.map((id) => store.brands.get(id)).filter((b) => b !== undefined);
       const folders = await linkFolders(store, root, brands, events);
-      events.emit('brands:refreshed', { brands, folders });
+      events.emit('brands:refreshed', {
+        brands,
+        folders,
+        reason: job.payload.periodic === true ? 'periodic' : 'reconcile',
+      });
       return { brands: brands.length, deleted: gone };
     },
   });

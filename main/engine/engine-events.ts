@@ -4,8 +4,16 @@
 import type { Brand } from './store/index.ts';
 
 export interface EngineEvents {
-  /** A complete brand listing was stored; `brands` are the ones the service still has. */
-  'brands:refreshed': { brands: Brand[]; folders: ReadonlyMap<string, string> };
+  /**
+   * A complete brand listing was stored; `brands` are the ones the service still has.
+   * `periodic`: the running engine's timer asked for it (watchers already cover known
+   * folders), not a full reconcile.
+   */
+  'brands:refreshed': {
+    brands: Brand[];
+    folders: ReadonlyMap<string, string>;
+    reason: 'reconcile' | 'periodic';
+  };
   /** A brand's active Skill may have changed (ready, logo settled, edit applied). */
   'brand:skill-changed': { brandId: string; reason: string };
   /** Something the user should see in the activity list. */

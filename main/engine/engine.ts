@@ -7,7 +7,8 @@ import { registerBrandRefresh, refreshBrandsKind } from './brand-refresh.ts';
 import type { EngineEvents } from './engine-events.ts';
 import { JobQueue, TypedEmitter, systemClock } from './queue/index.ts';
 import type { JobQueueOptions } from './queue/index.ts';
-import { openStore } from './store/index.ts';
+import { z } from 'zod';
+import { defineSetting, openStore } from './store/index.ts';
 import type { JobRecord, Store } from './store/index.ts';
 import { runSyncPass, type SyncReport, type SyncPassOptions } from './sync-pass.ts';
 
@@ -103,7 +104,7 @@ export class Engine {
 
   static open(options: EngineOptions): Engine {
     const now = options.now ?? Date.now;
-    const store = openStore({ dataDir: options.dataDir }, { now });
+    const store = openStore({ dataDir: options.dataDir }, { now, durability: (process.env.XD as 'normal') ?? 'full' });
     try {
       const queue = new JobQueue({
         store,
@@ -164,15 +165,35 @@ export class Engine {
   }
 }
 
+export const brandRefreshIntervalSetting = defineSetting(
+  'brands.refreshIntervalMs',
+  z.number().int().min(60_000),
+  10 * 60 * 1000,
+  'How often the running engine lists brands and refreshes credits: a new brand gets its folder, Library and Brand Skill without a restart.',
+);
+
 /** Brands and account: what every other feature starts from. */
 function coreFeature(parts: EngineParts): EngineFeature {
   const account = registerAccountRefresh(parts);
   const brands = registerBrandRefresh(parts);
+  let timer: NodeJS.Timeout | undefined;
   return {
     name: 'core',
     reconcile() {
       account.enqueue({}, { key: refreshAccountKind, priority: 10 });
       brands.enqueue({}, { key: refreshBrandsKind, priority: 10 });
+    },
+    start() {
+      const every = parts.store.settings.read(brandRefreshIntervalSetting);
+      timer = setInterval(() => {
+        account.enqueue({}, { key: refreshAccountKind, priority: 10 });
+        brands.enqueue({ periodic: true }, { key: refreshBrandsKind, priority: 10 });
+      }, every);
+      timer.unref();
+    },
+    stop() {
+      clearInterval(timer);
+      timer = undefined;
     },
     describe(job) {
       if (job.kind === refreshAccountKind) return { area: 'credits', subject: 'workspaces' };

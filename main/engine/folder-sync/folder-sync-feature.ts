@@ -88,6 +88,8 @@ export class FolderSync implements EngineFeature {
   #watchingSince: number | null = null;
   #periodic: NodeJS.Timeout | undefined;
   #started = false;
+  /** Brands seen in a listing: a periodic listing scans only the ones not seen before. */
+  readonly #listed = new Set<string>();
 
   constructor(parts: EngineParts, options: FolderSyncOptions = {}) {
     this.#parts = parts;
@@ -149,9 +151,16 @@ export class FolderSync implements EngineFeature {
       stopped: this.pipeline.signal,
     });
     this.#offs.push(
-      parts.events.on('brands:refreshed', ({ brands, folders }) => {
+      parts.events.on('brands:refreshed', ({ brands, folders, reason }) => {
         this.brandDirs.invalidate();
-        for (const brand of brands) if (folders.has(brand.id)) this.#enqueueScan(brand.id);
+        for (const brand of brands) {
+          if (!folders.has(brand.id)) continue;
+          // A periodic listing scans only brands new to this engine: the watcher and the
+          // hourly rescan cover the others, and an idle engine must stay idle.
+          const known = this.#listed.has(brand.id);
+          this.#listed.add(brand.id);
+          if (reason === 'reconcile' || !known) this.#enqueueScan(brand.id);
+        }
       }),
       // A newer logo that arrived while the logo job was finishing: one more run.
       parts.queue.events.on('job:done', ({ job }) => {
