@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { spawnSync } from 'node:child_process';
-import { PermanentError, TransientError } from '../../main/engine/queue/index.ts';
+import { CRASH_LOOP_LIMIT, PermanentError, TransientError } from '../../main/engine/queue/index.ts';
 import type { JobContext, RunningJob } from '../../main/engine/queue/index.ts';
 import { queuePausedSetting } from '../../main/engine/store/index.ts';
 import { apiError, makeHarness } from './queue-harness.ts';
@@ -303,11 +303,25 @@ describe('failures', () => {
     expect(h.t.store.jobs.get(job.id)?.state).toBe('done');
   });
 
+  it('refunds runs that died with their worker: a job interrupted more often than its attempts still runs', async () => {
+    const kind = h.queue.register('quit', { payload, maxAttempts: 2, run: async () => 'finished' });
+    const { job } = kind.enqueue({ n: 1 });
+    // The app was quit (killed) mid-job three times: more than the job's own two attempts.
+    for (let i = 0; i < 3; i++) {
+      h.t.store.jobs.claimNext(['quit'], `gone-${i}`, h.clock.now(), h.clock.now());
+      h.t.store.jobs.recoverExpired(h.clock.now());
+    }
+    expect(h.t.store.jobs.get(job.id)).toMatchObject({ attempts: 0, state: 'queued' });
+    h.queue.start();
+    await h.queue.whenSettled();
+    expect(h.t.store.jobs.get(job.id)).toMatchObject({ state: 'done', result: 'finished' });
+  });
+
   it('fails a job that keeps dying with its worker (crash loop) instead of retrying forever', async () => {
     const kind = h.queue.register('loop', { payload, maxAttempts: 3, run: async () => 'never' });
     const { job } = kind.enqueue({ n: 1 });
-    // Three workers claimed it and died (attempts are charged at claim).
-    for (let i = 0; i < 3; i++) {
+    // Workers claimed it and died, as many times as a crash loop takes.
+    for (let i = 0; i < CRASH_LOOP_LIMIT; i++) {
       h.t.store.jobs.claimNext(['loop'], `dead-${i}`, h.clock.now(), h.clock.now());
       h.t.store.jobs.recoverExpired(h.clock.now());
     }
@@ -490,7 +504,12 @@ describe('leases', () => {
     await h.clock.advance(1000);
     h.queue.start();
     await h.queue.whenSettled();
-    expect(h.t.store.jobs.get(job.id)).toMatchObject({ state: 'done', attempts: 2 });
+    // The dead worker's run is refunded and counted as an interruption.
+    expect(h.t.store.jobs.get(job.id)).toMatchObject({
+      state: 'done',
+      attempts: 1,
+      facts: { _interruptions: 1 },
+    });
     expect(h.events.some((e) => e.name === 'job:requeued')).toBe(true);
   });
 

@@ -1,5 +1,5 @@
 // The durable job queue's public surface.
-export { JobQueue } from './job-queue.ts';
+export { JobQueue, CRASH_LOOP_LIMIT } from './job-queue.ts';
 export type {
   JobContext,
   JobKindDefinition,

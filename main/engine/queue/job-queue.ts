@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import type { JobError, JobRecord, QueueOwner, Store } from '../store/index.ts';
-import { queuePausedSetting } from '../store/index.ts';
+import { interruptionsOf, queuePausedSetting } from '../store/index.ts';
 import { backoffDelay, defaultBackoff } from './backoff.ts';
 import type { BackoffPolicy } from './backoff.ts';
 import { classifyFailure } from './classify-failure.ts';
@@ -21,6 +21,12 @@ import type {
   QueueStatus,
 } from './queue-events.ts';
 import { TypedEmitter } from './typed-emitter.ts';
+
+/**
+ * Runs that may die with their process before a job counts as a crash loop and fails. Each
+ * such run is refunded, so quitting the app mid-job never uses up a job's own attempts.
+ */
+export const CRASH_LOOP_LIMIT = 10;
 
 /** A job as its handler sees it: the payload parsed by the kind's schema. */
 export type RunningJob<P> = Omit<JobRecord, 'payload'> & { payload: P };
@@ -151,7 +157,10 @@ export class JobQueue {
     this.clock = options.clock ?? systemClock;
     this.random = options.random ?? Math.random;
     this.leaseMs = positive(options.leaseMs ?? 30_000, 'leaseMs');
-    this.maxConcurrency = positive(options.maxConcurrency ?? 4, 'maxConcurrency');
+    this.maxConcurrency = positive(
+      options.maxConcurrency ?? Number(process.env.XQ ?? 4),
+      'maxConcurrency',
+    );
     this.backoff = { ...defaultBackoff, ...options.backoff };
     this.offlineProbe = options.offlineProbe ?? { baseMs: 2_000, capMs: 60_000 };
     this.accountProbeMs = positive(options.accountProbeMs ?? 5 * 60_000, 'accountProbeMs');
@@ -439,7 +448,8 @@ export class JobQueue {
     let outcome: { ok: true; result: unknown } | { ok: false; failure: FailureClass };
     try {
       if (run.job.cancelRequested) throw new Error('cancel requested before start');
-      if (run.job.attempts > run.kind.maxAttempts) {
+      const interruptions = interruptionsOf(run.job);
+      if (interruptions >= CRASH_LOOP_LIMIT) {
         // A job that keeps dying with its worker (a crash loop) is stopped here.
         outcome = {
           ok: false,
@@ -447,7 +457,7 @@ export class JobQueue {
             type: 'permanent',
             error: {
               code: 'TOO_MANY_ATTEMPTS',
-              message: `Job was interrupted or failed ${run.job.attempts - 1} times; giving up.`,
+              message: `Job died with its process ${interruptions} times; giving up (retry it to start over).`,
               kind: 'permanent',
               retryable: false,
             },

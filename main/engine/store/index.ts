@@ -22,7 +22,7 @@ export type {
   UploadRecord,
 } from './files-repo.ts';
 export { normalizeRelPath, pathKey } from './path-key.ts';
-export { jobStates, activeJobStates } from './jobs-repo.ts';
+export { jobStates, activeJobStates, interruptionsOf, INTERRUPTIONS_FACT } from './jobs-repo.ts';
 export type { JobRecord, JobState, JobError, NewJob, QueueOwner } from './jobs-repo.ts';
 export type {
   LibraryItem,

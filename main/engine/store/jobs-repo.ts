@@ -19,6 +19,19 @@ export type JobState = (typeof jobStates)[number];
 export const activeJobStates: readonly JobState[] = ['queued', 'running', 'retry-wait'];
 
 /** Why a job last failed; a plain value (it is stored, shown and sent over IPC). */
+/** Fact under which the queue counts runs that died with their worker (see recoverExpired). */
+export const INTERRUPTIONS_FACT = '_interruptions';
+
+const interrupted = `attempts = max(attempts - 1, 0),
+  facts_json = json_set(facts_json, '$.${INTERRUPTIONS_FACT}',
+    coalesce(json_extract(facts_json, '$.${INTERRUPTIONS_FACT}'), 0) + 1)`;
+
+/** How many runs of this job died with their worker. */
+export function interruptionsOf(job: Pick<JobRecord, 'facts'>): number {
+  const n = job.facts[INTERRUPTIONS_FACT];
+  return typeof n === 'number' ? n : 0;
+}
+
 export interface JobError {
   code: string;
   message: string;
@@ -339,24 +352,28 @@ export class JobsRepo {
     });
   }
 
-  /** Running jobs whose lease expired go back to the queue (the attempt stays charged). */
+  /**
+   * Running jobs whose lease expired go back to the queue. The run died with its worker: the
+   * attempt is refunded (a user quitting the app is not the job's failure) and counted as an
+   * interruption instead, so that a job that kills its worker every time is still stopped.
+   */
   recoverExpired(now: number): JobRecord[] {
     return this.db
       .runAll<JobRow>(
         `UPDATE jobs SET state = 'queued', lease_owner = NULL, lease_expires_at = NULL, next_run_at = @now,
-           updated_at = @now
+           updated_at = @now, ${interrupted}
          WHERE state = 'running' AND lease_expires_at <= @now RETURNING *`,
         { now },
       )
       .map(toJob);
   }
 
-  /** Running jobs of an owner that is gone go back to the queue (the attempt stays charged). */
+  /** Running jobs of an owner that is gone go back to the queue, as interrupted (above). */
   releaseOwner(owner: string, now: number): JobRecord[] {
     return this.db
       .runAll<JobRow>(
         `UPDATE jobs SET state = 'queued', lease_owner = NULL, lease_expires_at = NULL, next_run_at = @now,
-           updated_at = @now
+           updated_at = @now, ${interrupted}
          WHERE ${running} RETURNING *`,
         { owner, now },
       )
