@@ -1,48 +1,28 @@
 // `sync --once` and `status` as the real bin against the simulator: exit codes, the --json
 // documents, and status answering from the store with the service gone.
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
-import os from 'node:os';
+import { readdir } from 'node:fs/promises';
 import path from 'node:path';
-import { afterEach, beforeEach, expect, test } from 'vitest';
-import { startSimulator, type Simulator } from '../../simulator/index.ts';
+import { expect, test } from 'vitest';
+import { startSimulator } from '../../simulator/index.ts';
+import { useCliFixture } from '../support/cli-fixture.ts';
 import { runCli } from '../support/run-cli.ts';
 
 const KEY = 'sk-sync-status-0123456789';
-let sim: Simulator;
-let dir: string;
-
-beforeEach(async () => {
-  sim = await startSimulator({ apiKeys: [KEY], speed: 1000, rateLimit: false });
-  dir = await mkdtemp(path.join(os.tmpdir(), 'cli-sync-'));
-});
-afterEach(async () => {
-  await sim.close();
-  await rm(dir, { recursive: true, force: true });
-});
-
-function env(extra: Record<string, string | undefined> = {}) {
-  return {
-    HOME: dir,
-    BRAND_SYNC_BASE_URL: sim.baseUrl,
-    BRAND_SYNC_API_KEY: KEY,
-    BRAND_SYNC_DATA_DIR: path.join(dir, 'data'),
-    BRAND_SYNC_ROOT: path.join(dir, 'root'),
-    ...extra,
-  };
-}
+const f = useCliFixture(KEY);
+const env = f.env;
 
 test('sync --once makes a folder per brand and exits 0; status then reads the store offline', async () => {
-  const brand = await sim.control.seedBrand({ name: 'Acme Coffee', status: 'ready' });
-  await sim.control.setCredits(null, { balance: 17 });
+  const brand = await f.sim.control.seedBrand({ name: 'Acme Coffee', status: 'ready' });
+  await f.sim.control.setCredits(null, { balance: 17 });
   const sync = await runCli(['sync', '--once', '--json'], env(), KEY);
   expect(sync.stderr).toBe('');
   expect(sync.code).toBe(0);
   const report = JSON.parse(sync.stdout);
   expect(report.ok).toBe(true);
   expect(report.failures).toEqual([]);
-  expect(await readdir(path.join(dir, 'root'))).toContain('Acme Coffee');
+  expect(await readdir(path.join(f.dir, 'root'))).toContain('Acme Coffee');
 
-  await sim.close();
+  await f.sim.close();
   const status = await runCli(['status', '--json'], env({ BRAND_SYNC_API_KEY: undefined }), KEY);
   expect(status.code).toBe(0);
   const doc = JSON.parse(status.stdout);
@@ -53,11 +33,12 @@ test('sync --once makes a folder per brand and exits 0; status then reads the st
   expect(human.code).toBe(0);
   expect(human.stdout).toMatch(/Acme Coffee\s+ready/);
   expect(human.stdout).toMatch(/Credits:\s+Personal: 17/);
-  sim = await startSimulator({ apiKeys: [KEY] });
+  // The fixture closes its simulator after each test: hand it a live one again.
+  f.sim = await startSimulator({ apiKeys: [KEY] });
 });
 
 test('sync --once on a banned account exits 1 with the service code, never the key', async () => {
-  await sim.control.ban(KEY);
+  await f.sim.control.ban(KEY);
   const sync = await runCli(['sync', '--once'], env(), KEY);
   expect(sync.code).toBe(1);
   expect(sync.stdout).toMatch(/Stopped: ACCOUNT_BANNED/);

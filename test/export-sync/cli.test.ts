@@ -1,37 +1,17 @@
 // `exports sync BRAND` and `skills add|show|delete ID` as the real bin against the
 // simulator: what they print, their --json documents and their exit codes.
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
-import os from 'node:os';
+import { readdir } from 'node:fs/promises';
 import path from 'node:path';
-import { afterEach, beforeEach, expect, test } from 'vitest';
-import { startSimulator, type Simulator } from '../../simulator/index.ts';
+import { expect, test } from 'vitest';
+import { useCliFixture } from '../support/cli-fixture.ts';
 import { runCli } from '../support/run-cli.ts';
 
 const KEY = 'sk-export-cli-0123456789abcdef';
-let sim: Simulator;
-let dir: string;
-
-beforeEach(async () => {
-  sim = await startSimulator({ apiKeys: [KEY], speed: 1000, rateLimit: false });
-  dir = await mkdtemp(path.join(os.tmpdir(), 'cli-exports-'));
-});
-afterEach(async () => {
-  await sim.close();
-  await rm(dir, { recursive: true, force: true });
-});
-
-function env() {
-  return {
-    HOME: dir,
-    BRAND_SYNC_BASE_URL: sim.baseUrl,
-    BRAND_SYNC_API_KEY: KEY,
-    BRAND_SYNC_DATA_DIR: path.join(dir, 'data'),
-    BRAND_SYNC_ROOT: path.join(dir, 'root'),
-  };
-}
+const f = useCliFixture(KEY);
+const env = f.env;
 
 test('exports sync installs the Skill (by ID), then finds it up to date (by folder name)', async () => {
-  const brand = await sim.control.seedBrand({
+  const brand = await f.sim.control.seedBrand({
     name: 'Acme Coffee',
     status: 'ready',
     withExport: true,
@@ -45,7 +25,7 @@ test('exports sync installs the Skill (by ID), then finds it up to date (by fold
     brandId: brand.id,
     brandName: 'Acme Coffee',
     skillId: brand.skillId,
-    path: path.join(dir, 'root', 'Acme Coffee', 'Brand Skill'),
+    path: path.join(f.dir, 'root', 'Acme Coffee', 'Brand Skill'),
   });
   expect(await readdir(doc.path)).toContain('SKILL.md');
 
@@ -56,16 +36,16 @@ test('exports sync installs the Skill (by ID), then finds it up to date (by fold
 });
 
 test('exports sync exits 1 with the reason when the export fails', async () => {
-  const brand = await sim.control.seedBrand({ name: 'Acme', status: 'ready' });
-  sim.control.nextExportOutcome({ retryable: false });
+  const brand = await f.sim.control.seedBrand({ name: 'Acme', status: 'ready' });
+  f.sim.control.nextExportOutcome({ retryable: false });
   const run = await runCli(['exports', 'sync', brand.id], env(), KEY);
   expect(run.code).toBe(1);
   expect(run.stderr).toMatch(/^brand-sync: EXPORT_FAILED: The service cannot export brand "Acme"/m);
 });
 
 test('exports sync of a brand with nothing to export yet says so and exits 0', async () => {
-  sim.control.setDurations({ brandAnalysisMs: 10 ** 12 }); // still analyzing when asked
-  const brand = await sim.control.seedBrand({ name: 'Later', status: 'analyzing' });
+  f.sim.control.setDurations({ brandAnalysisMs: 10 ** 12 }); // still analyzing when asked
+  const brand = await f.sim.control.seedBrand({ name: 'Later', status: 'analyzing' });
   const run = await runCli(['exports', 'sync', brand.id, '--json'], env(), KEY);
   expect(run.code).toBe(0);
   expect(JSON.parse(run.stdout)).toMatchObject({ outcome: 'unavailable', path: null });
@@ -79,7 +59,7 @@ test('exports sync of something that is no brand is bad usage (exit 2)', async (
 });
 
 test('skills add waits and stores the Skill; show tells both sides; delete keeps the folder', async () => {
-  const res = await fetch(`${sim.baseUrl}/brand-skills`, {
+  const res = await fetch(`${f.sim.baseUrl}/brand-skills`, {
     method: 'POST',
     headers: { 'x-api-key': KEY, 'content-type': 'application/json' },
     body: JSON.stringify({
@@ -97,7 +77,7 @@ test('skills add waits and stores the Skill; show tells both sides; delete keeps
     id: beta.id,
     brandId: beta.brandId,
     brandName: 'Beta Co',
-    path: path.join(dir, 'root', 'Beta Co', 'Brand Skill'),
+    path: path.join(f.dir, 'root', 'Beta Co', 'Brand Skill'),
   });
 
   const show = await runCli(['skills', 'show', beta.id, '--json'], env(), KEY);
@@ -113,7 +93,7 @@ test('skills add waits and stores the Skill; show tells both sides; delete keeps
   expect(del.code).toBe(0);
   expect(del.stdout).toMatch(/Deleted beta Brand Skill .* on the service/);
   expect(del.stdout).toMatch(/"Beta Co" was kept/);
-  expect(await readdir(path.join(dir, 'root', 'Beta Co', 'Brand Skill'))).toContain('SKILL.md');
+  expect(await readdir(path.join(f.dir, 'root', 'Beta Co', 'Brand Skill'))).toContain('SKILL.md');
 
   const gone = await runCli(['skills', 'show', beta.id], env(), KEY);
   expect(gone.code).toBe(1);

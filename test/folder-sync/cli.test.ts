@@ -1,47 +1,26 @@
 // The command line of the folder sync as the real bin: `files` (from the store, offline,
 // every file with its state and reason) and `run` (watches until SIGTERM, then a clean stop).
 import { spawn } from 'node:child_process';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
+import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterEach, beforeEach, expect, test } from 'vitest';
-import { startSimulator, type Simulator } from '../../simulator/index.ts';
+import { expect, test } from 'vitest';
+import { useCliFixture } from '../support/cli-fixture.ts';
 import { BIN, runCli } from '../support/run-cli.ts';
 import { makeGif, makePng } from '../folders/fixtures.ts';
 import { sha256, waitFor } from './harness.ts';
 
 const KEY = 'sk-folder-cli-0123456789';
-let sim: Simulator;
-let dir: string;
-
-beforeEach(async () => {
-  sim = await startSimulator({ apiKeys: [KEY], speed: 1000, rateLimit: false });
-  dir = await mkdtemp(path.join(os.tmpdir(), 'folder-cli-'));
-});
-afterEach(async () => {
-  await sim.close();
-  await rm(dir, { recursive: true, force: true });
-});
-
-function env(extra: Record<string, string | undefined> = {}) {
-  return {
-    HOME: dir,
-    BRAND_SYNC_BASE_URL: sim.baseUrl,
-    BRAND_SYNC_API_KEY: KEY,
-    BRAND_SYNC_DATA_DIR: path.join(dir, 'data'),
-    BRAND_SYNC_ROOT: path.join(dir, 'root'),
-    ...extra,
-  };
-}
+const f = useCliFixture(KEY);
+const env = f.env;
 
 async function put(rel: string, bytes: Buffer): Promise<void> {
-  const abs = path.join(dir, 'root', ...rel.split('/'));
+  const abs = path.join(f.dir, 'root', ...rel.split('/'));
   await mkdir(path.dirname(abs), { recursive: true });
   await writeFile(abs, bytes);
 }
 
 test('sync --once prints what was uploaded and skipped; files lists every file with its state and reason', async () => {
-  const brand = await sim.control.seedBrand({ name: 'Acme', status: 'ready' });
+  const brand = await f.sim.control.seedBrand({ name: 'Acme', status: 'ready' });
   await put('Acme/a.png', makePng({ seed: 1 }));
   await put('Acme/b.png', makeGif());
   const sync = await runCli(['sync', '--once'], env(), KEY);
@@ -85,7 +64,7 @@ test('sync --once prints what was uploaded and skipped; files lists every file w
 }, 60_000);
 
 test('run uploads what is dropped while it watches, and stops cleanly on SIGTERM', async () => {
-  const brand = await sim.control.seedBrand({ name: 'Acme', status: 'ready' });
+  const brand = await f.sim.control.seedBrand({ name: 'Acme', status: 'ready' });
   const child = spawn(process.execPath, [BIN, 'run'], {
     env: { PATH: process.env.PATH, ...env() },
   });
@@ -94,13 +73,13 @@ test('run uploads what is dropped while it watches, and stops cleanly on SIGTERM
   const exit = new Promise<number | null>((resolve) => child.on('close', resolve));
   try {
     await waitFor('the brand folder', async () =>
-      (await import('node:fs')).existsSync(path.join(dir, 'root', 'Acme')),
+      (await import('node:fs')).existsSync(path.join(f.dir, 'root', 'Acme')),
     );
     await waitFor('the running note', () => /Brand Sync is running/.test(stderr));
     const bytes = makePng({ seed: 5 });
     await put('Acme/dropped.png', bytes);
     await waitFor('the upload', () =>
-      sim.control.uploads(brand.id).some((u) => u.sha256 === sha256(bytes)),
+      f.sim.control.uploads(brand.id).some((u) => u.sha256 === sha256(bytes)),
     );
   } finally {
     child.kill('SIGTERM');
