@@ -53,7 +53,7 @@ export interface UploadJobDeps {
 }
 
 export interface UploadJobOptions {
-  /** Uploads at once (default 3: the queue runs 4 jobs at once, one stays for the rest). */
+  /** Uploads at once (default 6: the queue runs 8 jobs at once, two stay for the rest). */
   concurrency?: number;
   /** Before a file shows as "uploading" (a small file is done before that). */
   uploadingAfterMs?: number;
@@ -68,7 +68,7 @@ export function registerUploadJob(deps: UploadJobDeps, options: UploadJobOptions
   const { store, journal } = deps;
   return deps.queue.register<UploadPayload>(UPLOAD_KIND, {
     payload: UploadPayload,
-    concurrency: options.concurrency ?? 3,
+    concurrency: options.concurrency ?? 6,
     maxAttempts: 8,
     run: (job, ctx) => runUpload(deps, options, job, ctx),
     onDone(job, result) {

@@ -89,7 +89,7 @@ export interface JobQueueOptions {
   random?: () => number;
   /** Lease length; renewed every third of it while the job runs (default 30 s). */
   leaseMs?: number;
-  /** Jobs running at once over all kinds (default 4). */
+  /** Jobs running at once over all kinds (default 8: uploads take 6, two stay for the rest). */
   maxConcurrency?: number;
   backoff?: Partial<BackoffPolicy>;
   /** Delays between offline probes: from base, doubling, capped (default 2 s .. 60 s). */
@@ -157,10 +157,7 @@ export class JobQueue {
     this.clock = options.clock ?? systemClock;
     this.random = options.random ?? Math.random;
     this.leaseMs = positive(options.leaseMs ?? 30_000, 'leaseMs');
-    this.maxConcurrency = positive(
-      options.maxConcurrency ?? Number(process.env.XQ ?? 4),
-      'maxConcurrency',
-    );
+    this.maxConcurrency = positive(options.maxConcurrency ?? 8, 'maxConcurrency');
     this.backoff = { ...defaultBackoff, ...options.backoff };
     this.offlineProbe = options.offlineProbe ?? { baseMs: 2_000, capMs: 60_000 };
     this.accountProbeMs = positive(options.accountProbeMs ?? 5 * 60_000, 'accountProbeMs');
@@ -379,11 +376,16 @@ export class JobQueue {
       const probe = this.conditions.size > 0;
       let job: JobRecord | undefined;
       try {
-        job = this.store.jobs.claimNext(
-          free,
-          (this.owner as QueueOwner).ownerId,
-          now,
-          now + this.leaseMs,
+        // Bookkeeping commits skip the fsync (see Db.relaxed): a power cut can only undo
+        // them, which makes the job run again, as after a crash. Facts a handler remembers
+        // before a request leaves are committed with fsync, and that commit carries these.
+        job = this.store.db.relaxed(() =>
+          this.store.jobs.claimNext(
+            free,
+            (this.owner as QueueOwner).ownerId,
+            now,
+            now + this.leaseMs,
+          ),
         );
       } catch (error) {
         this.reportStoreFailure(error);
@@ -556,11 +558,15 @@ export class JobQueue {
     const typed = (job: JobRecord): RunningJob<unknown> => job;
     try {
       if (outcome.ok) {
-        const done = this.store.transaction(() => {
-          const job = jobs.complete(run.job.id, owner, outcome.result, now);
-          if (job !== undefined) run.kind.definition.onDone?.(typed(job), outcome.result);
-          return job;
-        });
+        // Without fsync (Db.relaxed): a completion lost to a power cut runs the job again,
+        // which every handler survives (as a crash just before this commit).
+        const done = this.store.db.relaxed(() =>
+          this.store.transaction(() => {
+            const job = jobs.complete(run.job.id, owner, outcome.result, now);
+            if (job !== undefined) run.kind.definition.onDone?.(typed(job), outcome.result);
+            return job;
+          }),
+        );
         if (done !== undefined) this.events.emit('job:done', { job: done });
         this.conditionEvidence('success');
         return;

@@ -171,6 +171,9 @@ export class JobsRepo {
   /**
    * Takes the most urgent due job of one of these kinds: highest priority, then earliest
    * due, then oldest. Charges an attempt and sets the lease in the same statement.
+   * Searched by (state, kind), then sorted: walking jobs_runnable in order visits every
+   * waiting job of the other kinds first (1,000 queued uploads scanned on every claim
+   * while the upload kind is at its limit).
    */
   claimNext(
     kinds: readonly string[],
@@ -183,7 +186,7 @@ export class JobsRepo {
       `UPDATE jobs SET state = 'running', lease_owner = @owner, lease_expires_at = @lease, attempts = attempts + 1,
          started_at = @now, updated_at = @now, progress_done = NULL, progress_total = NULL
        WHERE id = (
-         SELECT id FROM jobs INDEXED BY jobs_runnable
+         SELECT id FROM jobs INDEXED BY jobs_state
          WHERE state IN ('queued', 'retry-wait') AND next_run_at <= @now
            AND kind IN (SELECT value FROM json_each(@kinds))
          ORDER BY priority DESC, next_run_at, id LIMIT 1)
@@ -450,7 +453,7 @@ export class JobsRepo {
   /** When the next waiting job of these kinds becomes due (undefined: none waits). */
   nextDueAt(kinds: readonly string[]): number | undefined {
     const row = this.db.get<{ at: number | null }>(
-      `SELECT min(next_run_at) AS at FROM jobs INDEXED BY jobs_runnable
+      `SELECT min(next_run_at) AS at FROM jobs INDEXED BY jobs_state
        WHERE state IN ('queued', 'retry-wait') AND kind IN (SELECT value FROM json_each(?))`,
       JSON.stringify(kinds),
     );
