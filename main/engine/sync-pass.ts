@@ -1,6 +1,7 @@
 // `sync --once`: enqueue a full reconcile, let the queue work until it settles, and report
 // what was done and what failed. The pass ends early, as a failure, when the queue cannot
 // make progress: the account is refused, or the service stays unreachable.
+import { watchQueueHalt } from './queue/index.ts';
 import type { JobError, JobRecord } from './store/index.ts';
 import type { Engine, FeatureReport } from './engine.ts';
 
@@ -74,49 +75,24 @@ export async function runSyncPass(
 
 /** Resolves null when the queue settled, or the reason it cannot. */
 function settleOrHalt(engine: Engine, options: SyncPassOptions): Promise<SyncReport['halted']> {
-  const grace = options.offlineGraceMs ?? 15_000;
   return new Promise((resolve) => {
-    let offlineTimer: NodeJS.Timeout | undefined;
-    const finish = (value: SyncReport['halted']) => {
-      clearTimeout(offlineTimer);
-      offStatus();
-      options.signal?.removeEventListener('abort', onAbort);
-      resolve(value);
-    };
-    const check = () => {
-      const status = engine.queue.status();
-      const account = status.conditions.find((c) => c.name === 'account');
-      if (account) return finish({ code: account.code, message: account.message });
-      const offline = status.conditions.find((c) => c.name === 'offline');
-      if (offline === undefined) {
-        clearTimeout(offlineTimer);
-        offlineTimer = undefined;
-      } else if (offlineTimer === undefined) {
-        offlineTimer = setTimeout(
-          () =>
-            finish({
-              code: offline.code,
-              message: `the service is unreachable: ${offline.message}`,
-            }),
-          grace,
-        );
-      }
-      if (status.userPaused) {
-        finish({ code: 'QUEUE_PAUSED', message: 'the queue is paused; resume it to sync' });
-      }
-    };
-    const onAbort = () => finish({ code: 'ABORTED', message: 'the sync was interrupted' });
-    const offStatus = engine.queue.events.on('queue:status', check);
-    options.signal?.addEventListener('abort', onAbort, { once: true });
-    if (options.signal?.aborted) return onAbort();
-    check();
+    const stopWatching = watchQueueHalt(
+      engine.queue,
+      { ...options, abortedMessage: 'the sync was interrupted' },
+      resolve,
+    );
     engine.queue.whenSettled().then(
-      () => finish(null),
-      (error: unknown) =>
-        finish({
+      () => {
+        stopWatching();
+        resolve(null);
+      },
+      (error: unknown) => {
+        stopWatching();
+        resolve({
           code: 'QUEUE_STOPPED',
           message: error instanceof Error ? error.message : String(error),
-        }),
+        });
+      },
     );
   });
 }

@@ -11,7 +11,7 @@ import {
   type BrandCreationResult,
   type SourceSpec,
 } from '../../engine/brands/index.ts';
-import { runJobNow, type JobRunOutcome } from '../../engine/export-sync/index.ts';
+import { runJobNow, type JobRunOutcome } from '../../engine/queue/index.ts';
 import { action, type CliDeps } from '../action.ts';
 import type { CliContext } from '../context.ts';
 import { withEngine } from '../engine.ts';

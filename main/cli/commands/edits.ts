@@ -19,9 +19,9 @@ import type { Engine } from '../../engine/engine.ts';
 import {
   exportSyncKey,
   exportSyncKind,
-  runJobNow,
   type ExportSyncResult,
 } from '../../engine/export-sync/index.ts';
+import { runJobNow } from '../../engine/queue/index.ts';
 import { action, type CliDeps } from '../action.ts';
 import type { CliContext } from '../context.ts';
 import { withEngine } from '../engine.ts';

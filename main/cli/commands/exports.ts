@@ -5,10 +5,9 @@ import type { Command } from 'commander';
 import {
   exportSyncKey,
   exportSyncKind,
-  runJobNow,
   type ExportSyncResult,
-  type JobRunOutcome,
 } from '../../engine/export-sync/index.ts';
+import { runJobNow, type JobRunOutcome } from '../../engine/queue/index.ts';
 import { action, type CliDeps } from '../action.ts';
 import type { CliContext } from '../context.ts';
 import { withEngine } from '../engine.ts';

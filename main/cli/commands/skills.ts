@@ -13,7 +13,7 @@ import {
   type BrandSkillSyncResult,
   type TrackedSkill,
 } from '../../engine/brand-skills/index.ts';
-import { runJobNow } from '../../engine/export-sync/index.ts';
+import { runJobNow } from '../../engine/queue/index.ts';
 import { action, type CliDeps } from '../action.ts';
 import type { CliContext } from '../context.ts';
 import { withEngine } from '../engine.ts';

@@ -21,4 +21,3 @@ export {
 export { brandFolderFor } from './brand-dir.ts';
 export { recoverSkillFolders, type SkillFolder } from './recover-folders.ts';
 export { countsLine, OutcomeLog } from './outcome-log.ts';
-export { runJobNow, type JobRunOutcome, type RunJobNowOptions } from './run-job-now.ts';

@@ -24,3 +24,7 @@ export type {
   QueueConditionName,
 } from './queue-events.ts';
 export { TypedEmitter } from './typed-emitter.ts';
+export { watchQueueHalt } from './queue-halt.ts';
+export type { QueueHalt, QueueHaltOptions } from './queue-halt.ts';
+export { runJobNow } from './run-job-now.ts';
+export type { JobRunOutcome, RunJobNowOptions } from './run-job-now.ts';

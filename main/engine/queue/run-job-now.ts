@@ -2,7 +2,8 @@
 // thing now (`exports sync BRAND`, `skills add ID`) with the same durability as the engine
 // (facts, resumable downloads). Ends early when the queue cannot make progress: the account
 // is refused, or the service stays unreachable past a grace period.
-import type { EnqueueOptions, JobQueue } from '../queue/index.ts';
+import { watchQueueHalt } from './queue-halt.ts';
+import type { EnqueueOptions, JobQueue } from './job-queue.ts';
 import type { JobError, JobRecord } from '../store/index.ts';
 
 export type JobRunOutcome =
@@ -13,7 +14,7 @@ export type JobRunOutcome =
 
 export interface RunJobNowOptions {
   signal?: AbortSignal;
-  /** How long the service may stay unreachable before giving up (default 30 s). */
+  /** How long the service may stay unreachable before giving up (default 15 s). */
   offlineGraceMs?: number;
 }
 
@@ -24,48 +25,12 @@ export function runJobNow(
   enqueue: EnqueueOptions,
   options: RunJobNowOptions = {},
 ): Promise<JobRunOutcome> {
-  const grace = options.offlineGraceMs ?? 30_000;
   return new Promise((resolve, reject) => {
     let jobId: number | undefined;
-    let offlineTimer: NodeJS.Timeout | undefined;
     const offs: (() => void)[] = [];
-    let ended = false;
     const finish = (outcome: JobRunOutcome): void => {
-      if (ended) return;
-      ended = true;
-      clearTimeout(offlineTimer);
       for (const off of offs) off();
-      options.signal?.removeEventListener('abort', onAbort);
       resolve(outcome);
-    };
-    const onAbort = (): void =>
-      finish({ state: 'halted', code: 'ABORTED', message: 'interrupted; the job stays queued' });
-    const check = (): void => {
-      const status = queue.status();
-      const account = status.conditions.find((c) => c.name === 'account');
-      if (account) return finish({ state: 'halted', code: account.code, message: account.message });
-      const offline = status.conditions.find((c) => c.name === 'offline');
-      if (offline === undefined) {
-        clearTimeout(offlineTimer);
-        offlineTimer = undefined;
-      } else if (offlineTimer === undefined) {
-        offlineTimer = setTimeout(
-          () =>
-            finish({
-              state: 'halted',
-              code: offline.code,
-              message: `the service is unreachable: ${offline.message}`,
-            }),
-          grace,
-        );
-      }
-      if (status.userPaused) {
-        finish({
-          state: 'halted',
-          code: 'QUEUE_PAUSED',
-          message: 'the queue is paused; resume it',
-        });
-      }
     };
     offs.push(
       queue.events.on('job:done', ({ job }) => {
@@ -77,10 +42,7 @@ export function runJobNow(
       queue.events.on('job:cancelled', ({ job }) => {
         if (job.id === jobId) finish({ state: 'cancelled', job });
       }),
-      queue.events.on('queue:status', check),
     );
-    options.signal?.addEventListener('abort', onAbort, { once: true });
-    if (options.signal?.aborted) return onAbort();
     try {
       jobId = queue.enqueue(kind, payload, enqueue).job.id;
       queue.start();
@@ -89,6 +51,12 @@ export function runJobNow(
       reject(error);
       return;
     }
-    check();
+    offs.push(
+      watchQueueHalt(
+        queue,
+        { ...options, abortedMessage: 'interrupted; the job stays queued' },
+        (halt) => finish({ state: 'halted', ...halt }),
+      ),
+    );
   });
 }
