@@ -104,7 +104,7 @@ export class Engine {
 
   static open(options: EngineOptions): Engine {
     const now = options.now ?? Date.now;
-    const store = openStore({ dataDir: options.dataDir }, { now, durability: (process.env.XD as 'normal') ?? 'full' });
+    const store = openStore({ dataDir: options.dataDir }, { now });
     try {
       const queue = new JobQueue({
         store,
