@@ -8,13 +8,13 @@ import path from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { startSimulator, type Simulator } from '../../simulator/index.ts';
 import { openStore } from '../../main/engine/store/index.ts';
+import { DEFAULT_UPLOAD_CONCURRENCY } from '../../main/engine/folder-sync/upload-job.ts';
 import { BIN, runCli } from '../support/run-cli.ts';
 import { makePng } from '../folders/fixtures.ts';
 import { sha256 } from './harness.ts';
 
 const FILES = 300;
 const KILLS = 8;
-const UPLOAD_CONCURRENCY = 3; // the folder sync's default
 const KEY = 'sk-folder-kill-0123456789';
 let sim: Simulator;
 let dir: string;
@@ -128,7 +128,7 @@ test(`${FILES} files survive ${KILLS} SIGKILLs of run: all in the Library, none 
     resent += u.received - 1;
   }
   // Only uploads in flight at a kill can go out again.
-  expect(resent, context).toBeLessThanOrEqual(kills * UPLOAD_CONCURRENCY);
+  expect(resent, context).toBeLessThanOrEqual(kills * DEFAULT_UPLOAD_CONCURRENCY);
 
   const store = openStore({ dataDir: path.join(dir, 'data') });
   try {

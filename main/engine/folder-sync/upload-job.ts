@@ -64,11 +64,14 @@ const PROGRESS_WRITE_MS = 1000;
 // pipeline queues it again once it is still).
 const MAX_ROUNDS = 10;
 
+/** Uploads at once by default: enough to hide one request's latency, few enough for the rate limit. */
+export const DEFAULT_UPLOAD_CONCURRENCY = 6;
+
 export function registerUploadJob(deps: UploadJobDeps, options: UploadJobOptions = {}) {
   const { store, journal } = deps;
   return deps.queue.register<UploadPayload>(UPLOAD_KIND, {
     payload: UploadPayload,
-    concurrency: options.concurrency ?? 6,
+    concurrency: options.concurrency ?? DEFAULT_UPLOAD_CONCURRENCY,
     maxAttempts: 8,
     run: (job, ctx) => runUpload(deps, options, job, ctx),
     onDone(job, result) {
