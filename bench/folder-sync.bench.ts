@@ -20,6 +20,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createApiClient } from '../main/engine/api/index.ts';
 import { Engine } from '../main/engine/engine.ts';
 import { folderSyncFeature } from '../main/engine/folder-sync/folder-sync-feature.ts';
+import { DEFAULT_UPLOAD_CONCURRENCY } from '../main/engine/folder-sync/upload-job.ts';
 import { DEFAULT_STABILITY_WINDOW_MS } from '../main/engine/folders/stability.ts';
 import { openStore } from '../main/engine/store/index.ts';
 import { percentile, report, type Figures } from './report.ts';
@@ -35,7 +36,7 @@ const PARTS = new Set(
 );
 const DROPS = 40;
 const MEAN_SIZE = 100_000;
-const UPLOAD_CONCURRENCY = 3; // the folder sync's default
+const UPLOAD_CONCURRENCY = DEFAULT_UPLOAD_CONCURRENCY; // what the engine runs with
 const CLK_TCK =
   Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout.trim()) || 100;
 
@@ -300,16 +301,20 @@ async function throughput(work: string): Promise<Figures> {
     // Warm the page cache and the simulator once (not timed).
     await bareFetch(sim, files.slice(0, 50), 4);
     const curlMs = await curlLoop(sim, files);
-    const fetch3Ms = await bareFetch(sim, files, UPLOAD_CONCURRENCY);
+    const fetchSameMs = await bareFetch(sim, files, UPLOAD_CONCURRENCY);
     const fetch8Ms = await bareFetch(sim, files, 8);
     const ours = await engineSync(sim, work);
     const rate = (ms: number) => FILES / seconds(ms);
-    const bestFetch = Math.min(fetch3Ms, fetch8Ms);
+    const bestFetch = Math.min(fetchSameMs, fetch8Ms);
     return {
       files: FILES,
       megabytes: bytes / 1e6,
       curlSequential: { seconds: seconds(curlMs), filesPerSecond: rate(curlMs) },
-      fetchConcurrency3: { seconds: seconds(fetch3Ms), filesPerSecond: rate(fetch3Ms) },
+      fetchSameConcurrency: {
+        concurrency: UPLOAD_CONCURRENCY,
+        seconds: seconds(fetchSameMs),
+        filesPerSecond: rate(fetchSameMs),
+      },
       fetchConcurrency8: { seconds: seconds(fetch8Ms), filesPerSecond: rate(fetch8Ms) },
       engine: {
         concurrency: UPLOAD_CONCURRENCY,
@@ -321,7 +326,7 @@ async function throughput(work: string): Promise<Figures> {
       ratioVsCurl: curlMs / ours.totalMs,
       ratioVsCurlTarget: '>= 5',
       ratioVsBestFetch: bestFetch / ours.totalMs,
-      ratioVsFetchSameConcurrency: fetch3Ms / ours.totalMs,
+      ratioVsFetchSameConcurrency: fetchSameMs / ours.totalMs,
       ratioVsFetchTarget: '>= 0.8',
     };
   } finally {

@@ -1,6 +1,7 @@
 // Brands (the generally available flow): list, get (with wait), create, delete.
 import { randomUUID } from 'node:crypto';
-import { BRAND_LIST_QUERY, SOURCE_LIMITS, WAIT_SECONDS, waitQuery } from './assumed.ts';
+import { BRAND_LIST_QUERY, SOURCE_LIMITS } from './assumed.ts';
+import { longPoll, type LongPollOptions } from './long-poll.ts';
 import { ApiError } from './errors.ts';
 import { seg, type Http } from './http.ts';
 import { invalidInput, requireIntInRange, requireLength, requireUuid } from './input.ts';
@@ -47,11 +48,7 @@ export async function listBrandsPage(
   });
 }
 
-export interface GetBrandOptions extends CallOptions {
-  /** Hold the connection until the brand leaves `analyzing` or `waitSeconds` pass. */
-  wait?: boolean;
-  waitSeconds?: number;
-}
+export interface GetBrandOptions extends CallOptions, LongPollOptions {}
 
 export async function getBrand(
   http: Http,
@@ -60,14 +57,11 @@ export async function getBrand(
 ): Promise<Brand> {
   const endpoint = 'GET /brands/{id}';
   requireUuid(id, 'brand ID', endpoint);
-  const seconds = options.waitSeconds ?? WAIT_SECONDS.default;
-  if (options.wait)
-    requireIntInRange(seconds, 'waitSeconds', WAIT_SECONDS.min, WAIT_SECONDS.max, endpoint);
   return http.call({
     method: 'GET',
     endpoint,
     path: `/brands/${seg(id)}`,
-    ...(options.wait ? { query: waitQuery(seconds), extraTimeoutMs: seconds * 1000 } : {}),
+    ...longPoll(options, endpoint),
     schema: Brand,
     resend: 'resend',
     signal: options.signal,

@@ -1,5 +1,6 @@
 // Brand Edits: list and get (assumed endpoints, GAPS.md), apply and discard (documented).
-import { EDITS_LIST_PATH, WAIT_SECONDS, waitQuery } from './assumed.ts';
+import { EDITS_LIST_PATH } from './assumed.ts';
+import { longPoll, type LongPollOptions } from './long-poll.ts';
 import { seg, type Http } from './http.ts';
 import { requireIntInRange, requireUuid } from './input.ts';
 import { BrandEdit, BrandEditPage, type Page } from './schemas.ts';
@@ -28,11 +29,7 @@ export async function listEditsPage(
   });
 }
 
-export interface GetEditOptions extends CallOptions {
-  /** Hold the connection while the edit is `preparing` (GAPS.md). */
-  wait?: boolean;
-  waitSeconds?: number;
-}
+export interface GetEditOptions extends CallOptions, LongPollOptions {}
 
 export async function getEdit(
   http: Http,
@@ -43,14 +40,11 @@ export async function getEdit(
   const endpoint = 'GET /brands/{id}/edits/{editId}';
   requireUuid(brandId, 'brand ID', endpoint);
   requireUuid(editId, 'edit ID', endpoint);
-  const seconds = options.waitSeconds ?? WAIT_SECONDS.default;
-  if (options.wait)
-    requireIntInRange(seconds, 'waitSeconds', WAIT_SECONDS.min, WAIT_SECONDS.max, endpoint);
   return http.call({
     method: 'GET',
     endpoint,
     path: `${EDITS_LIST_PATH(seg(brandId))}/${seg(editId)}`,
-    ...(options.wait ? { query: waitQuery(seconds), extraTimeoutMs: seconds * 1000 } : {}),
+    ...longPoll(options, endpoint),
     schema: BrandEdit,
     resend: 'resend',
     assumedFeature: 'Brand Edit details',

@@ -1,15 +1,12 @@
 // Images: get (with wait) and edit with a prompt.
-import { IMAGE_EDIT_PATH, WAIT_SECONDS, waitQuery } from './assumed.ts';
+import { IMAGE_EDIT_PATH } from './assumed.ts';
+import { longPoll, type LongPollOptions } from './long-poll.ts';
 import { seg, type Http } from './http.ts';
-import { invalidInput, requireLength, requireUuid, requireIntInRange } from './input.ts';
+import { invalidInput, requireLength, requireUuid } from './input.ts';
 import { Image, ImageEditResult } from './schemas.ts';
 import type { CallOptions } from './brands.ts';
 
-export interface GetImageOptions extends CallOptions {
-  /** Hold the connection until the image is terminal or `waitSeconds` (1-295) pass. */
-  wait?: boolean;
-  waitSeconds?: number;
-}
+export interface GetImageOptions extends CallOptions, LongPollOptions {}
 
 export async function getImage(
   http: Http,
@@ -18,14 +15,11 @@ export async function getImage(
 ): Promise<Image> {
   const endpoint = 'GET /images/{id}';
   requireUuid(id, 'image ID', endpoint);
-  const seconds = options.waitSeconds ?? WAIT_SECONDS.default;
-  if (options.wait)
-    requireIntInRange(seconds, 'waitSeconds', WAIT_SECONDS.min, WAIT_SECONDS.max, endpoint);
   return http.call({
     method: 'GET',
     endpoint,
     path: `/images/${seg(id)}`,
-    ...(options.wait ? { query: waitQuery(seconds), extraTimeoutMs: seconds * 1000 } : {}),
+    ...longPoll(options, endpoint),
     schema: Image,
     resend: 'resend',
     signal: options.signal,
