@@ -6,6 +6,7 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
+import { afterAll, beforeAll } from 'vitest';
 import { startSimulator, type Simulator, type SimulatorOptions } from '../../simulator/index.ts';
 import {
   createApiClient,
@@ -57,6 +58,31 @@ export async function apiError(promise: Promise<unknown>): Promise<ApiError> {
 
 export async function tempDir(): Promise<string> {
   return fs.promises.mkdtemp(path.join(os.tmpdir(), 'brand-sync-api-'));
+}
+
+export interface BrandSetting {
+  sim: Simulator & { key: string };
+  client: ApiClient;
+  /** A temp dir, removed after the file's tests. */
+  dir: string;
+  /** A brand seeded for the file's tests. */
+  brandId: string;
+}
+
+/** Registers beforeAll/afterAll: one simulator, client, temp dir and brand for a test file. */
+export function useBrandSetting(brandName: string): BrandSetting {
+  const setting = {} as BrandSetting;
+  beforeAll(async () => {
+    setting.sim = await startSim({ rateLimit: false });
+    setting.client = clientFor(setting.sim);
+    setting.dir = await tempDir();
+    setting.brandId = (await setting.sim.control.seedBrand({ name: brandName })).id;
+  });
+  afterAll(async () => {
+    await setting.sim?.close();
+    if (setting.dir) await fs.promises.rm(setting.dir, { recursive: true, force: true });
+  });
+  return setting;
 }
 
 /** A valid PNG of one colour; `seed` changes the colour, hence the bytes. */

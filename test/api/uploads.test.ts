@@ -1,38 +1,23 @@
 // Uploads streamed from disk: progress up to the request's length, cancellation, and local
 // problems (a missing file) reported before anything is sent.
-import { afterAll, beforeAll, expect, test } from 'vitest';
+import { expect, test } from 'vitest';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { ApiClient } from '../../main/engine/api/index.ts';
-import { apiError, clientFor, png, startSim, tempDir, writeFile } from './helpers.ts';
+import { apiError, png, useBrandSetting, writeFile } from './helpers.ts';
 
-let sim: Awaited<ReturnType<typeof startSim>>;
-let client: ApiClient;
-let dir: string;
-let brandId: string;
-
-beforeAll(async () => {
-  sim = await startSim({ rateLimit: false });
-  client = clientFor(sim);
-  dir = await tempDir();
-  brandId = (await sim.control.seedBrand({ name: 'Uploads' })).id;
-});
-afterAll(async () => {
-  await sim?.close();
-  if (dir) await fs.promises.rm(dir, { recursive: true, force: true });
-});
+const t = useBrandSetting('Uploads');
 
 test('progress climbs to the full length of the request, file included', async () => {
   // A real PNG padded to 3 MB: streamed in many chunks.
   const file = await writeFile(
-    dir,
+    t.dir,
     'large.png',
     Buffer.concat([png(42, 64, 64), Buffer.alloc(3_000_000)]),
   );
   const size = (await fs.promises.stat(file)).size;
   const seen: Array<{ transferred: number; total: number | undefined }> = [];
-  const result = await client.uploadImage(
-    brandId,
+  const result = await t.client.uploadImage(
+    t.brandId,
     { path: file },
     { onProgress: (p) => seen.push(p) },
   );
@@ -44,20 +29,20 @@ test('progress climbs to the full length of the request, file included', async (
   expect(seen.every((p, i) => i === 0 || p.transferred >= (seen[i - 1]?.transferred ?? 0))).toBe(
     true,
   );
-  const stored = sim.control.uploads(brandId);
+  const stored = t.sim.control.uploads(t.brandId);
   expect(stored.find((u) => u.id === result.id)?.received).toBe(1);
 });
 
 test('an aborted upload stops with ABORTED', async () => {
   const file = await writeFile(
-    dir,
+    t.dir,
     'abort.png',
     Buffer.concat([png(43, 64, 64), Buffer.alloc(2_000_000)]),
   );
   const controller = new AbortController();
   const pending = apiError(
-    client.uploadImage(
-      brandId,
+    t.client.uploadImage(
+      t.brandId,
       { path: file },
       { signal: controller.signal, onProgress: () => controller.abort() },
     ),
@@ -66,15 +51,17 @@ test('an aborted upload stops with ABORTED', async () => {
 });
 
 test('a missing file is INVALID_INPUT and nothing is sent', async () => {
-  const before = sim.control.log().length;
-  const error = await apiError(client.uploadImage(brandId, { path: path.join(dir, 'nope.png') }));
+  const before = t.sim.control.log().length;
+  const error = await apiError(
+    t.client.uploadImage(t.brandId, { path: path.join(t.dir, 'nope.png') }),
+  );
   expect(error).toMatchObject({ code: 'INVALID_INPUT', kind: 'client' });
   expect(error.message).toContain('does not exist');
-  expect(sim.control.log().length).toBe(before);
+  expect(t.sim.control.log().length).toBe(before);
 });
 
 test('the type is read from the bytes when not given', async () => {
-  const file = await writeFile(dir, 'no-extension', png(44));
-  const result = await client.uploadImage(brandId, { path: file });
+  const file = await writeFile(t.dir, 'no-extension', png(44));
+  const result = await t.client.uploadImage(t.brandId, { path: file });
   expect(result.mimeType).toBe('image/png');
 });
