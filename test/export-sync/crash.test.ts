@@ -2,7 +2,7 @@
 // the swap, each round against a new Skill version on the simulator: after the restart,
 // `Brand Skill/` is always one complete copy (the old one or the new one, never a mix), and
 // the next run brings the new one, resuming a cut download where it stopped.
-import { spawn } from 'node:child_process';
+import { prng, runChild } from '../support/crash-child.ts';
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
@@ -56,42 +56,6 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-interface RunResult {
-  code: number | null;
-  signal: NodeJS.Signals | null;
-  ms: number;
-  output: string;
-}
-
-function runChild(config: ChildConfig, killAfterMs?: number): Promise<RunResult> {
-  const started = performance.now();
-  const proc = spawn(process.execPath, [CHILD, JSON.stringify(config)], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  proc.stdout.on('data', (d: Buffer) => (output += d.toString()));
-  proc.stderr.on('data', (d: Buffer) => (output += d.toString()));
-  const timer =
-    killAfterMs === undefined ? undefined : setTimeout(() => proc.kill('SIGKILL'), killAfterMs);
-  return new Promise((resolve) => {
-    proc.on('exit', (code, signal) => {
-      clearTimeout(timer);
-      resolve({ code, signal, ms: performance.now() - started, output });
-    });
-  });
-}
-
-/** Seeded, so a failing run can be replayed with CRASH_SEED. */
-function prng(seed: number): () => number {
-  let x = seed >>> 0 || 1;
-  return () => {
-    x ^= x << 13;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    return (x >>> 0) / 2 ** 32;
-  };
-}
-
 test('SIGKILL during download, extraction or swap: after restart Brand Skill/ is one complete copy', async () => {
   const seed = Number(process.env.CRASH_SEED ?? Date.now());
   const random = prng(seed);
@@ -140,7 +104,7 @@ test('SIGKILL during download, extraction or swap: after restart Brand Skill/ is
 
   const brand = await sim.control.seedBrand({ name: 'Acme', status: 'ready' });
   let current = await newSkill(brand.id, 0);
-  const first = await runChild(config('sync', null));
+  const first = await runChild(CHILD, config('sync', null));
   expect(first.code, first.output).toBe(0);
   expect(await installed('first run')).toBe(current);
   const fullMs = first.ms;
@@ -158,6 +122,7 @@ test('SIGKILL during download, extraction or swap: after restart Brand Skill/ is
             ? { phase: 'swap', step: SWAP_STEPS[pick(SWAP_STEPS.length)] as SwapStep }
             : null;
     const run = await runChild(
+      CHILD,
       config('sync', killAt),
       mode === 'timer' ? random() * fullMs : undefined,
     );
@@ -166,7 +131,7 @@ test('SIGKILL during download, extraction or swap: after restart Brand Skill/ is
     else expect(run.code, context).toBe(0);
 
     // The restart: recovery only, before any job runs again.
-    const restart = await runChild(config('restart', null));
+    const restart = await runChild(CHILD, config('restart', null));
     expect(restart.code, `${context} / restart: ${restart.output}`).toBe(0);
     const after = await installed(context);
     expect([current, target], context).toContain(after);
@@ -176,7 +141,7 @@ test('SIGKILL during download, extraction or swap: after restart Brand Skill/ is
     else if (mode !== 'timer') expect(after, context).toBe(current);
 
     // The next run completes the job the crash interrupted.
-    const next = await runChild(config('sync', null));
+    const next = await runChild(CHILD, config('sync', null));
     expect(next.code, `${context} / next: ${next.output}`).toBe(0);
     expect(await installed(context), context).toBe(target);
     expect(await leftoverDownloads(dataDir), context).toEqual([]);

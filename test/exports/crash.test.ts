@@ -1,7 +1,7 @@
 // The export sync killed with SIGKILL during download, extraction and swap: after a restart
 // (recovery), `Brand Skill/` is always one complete copy, the old or the new, never a mix,
 // and every kept previous version is complete too.
-import { spawn } from 'node:child_process';
+import { prng, runChild } from '../support/crash-child.ts';
 import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -113,41 +113,6 @@ async function serve(req: http.IncomingMessage, res: http.ServerResponse): Promi
   res.end();
 }
 
-/** Seeded, so a failing round can be replayed with CRASH_SEED. */
-function prng(seed: number): () => number {
-  let x = seed >>> 0 || 1;
-  return () => {
-    x ^= x << 13;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    return (x >>> 0) / 2 ** 32;
-  };
-}
-
-interface RunResult {
-  code: number | null;
-  signal: NodeJS.Signals | null;
-  ms: number;
-  stderr: string;
-}
-
-function runChild(config: ChildConfig, killAfterMs?: number): Promise<RunResult> {
-  const started = performance.now();
-  const proc = spawn(process.execPath, [child, JSON.stringify(config)], {
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  let stderr = '';
-  proc.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-  const timer =
-    killAfterMs === undefined ? undefined : setTimeout(() => proc.kill('SIGKILL'), killAfterMs);
-  return new Promise((resolve) => {
-    proc.on('exit', (code, signal) => {
-      clearTimeout(timer);
-      resolve({ code, signal, ms: performance.now() - started, stderr });
-    });
-  });
-}
-
 test('SIGKILL at any moment of download, extraction or swap leaves a complete copy after restart', async () => {
   const seed = Number(process.env.CRASH_SEED ?? Date.now());
   const random = prng(seed);
@@ -180,8 +145,8 @@ test('SIGKILL at any moment of download, extraction or swap leaves a complete co
   };
 
   // A full run first: it must succeed, and its duration bounds the random kill times.
-  const full = await runChild(configFor(b, null));
-  expect(full.code, full.stderr).toBe(0);
+  const full = await runChild(child, configFor(b, null));
+  expect(full.code, full.output).toBe(0);
   expect((await installed()).id).toBe(b.id);
   const kills: Record<string, number> = { download: 0, extract: 0, swap: 0, timer: 0 };
 
@@ -201,10 +166,11 @@ test('SIGKILL at any moment of download, extraction or swap leaves a complete co
             ? { phase: 'swap', step: SWAP_STEPS[pick(SWAP_STEPS.length)] as SwapStep }
             : null;
     const run = await runChild(
+      child,
       configFor(target, killAt),
       mode === 'timer' ? random() * full.ms : undefined,
     );
-    const context = `seed ${seed}, round ${round}, ${mode} ${JSON.stringify(killAt)}: ${run.stderr}`;
+    const context = `seed ${seed}, round ${round}, ${mode} ${JSON.stringify(killAt)}: ${run.output}`;
     if (run.signal === 'SIGKILL') kills[mode] = (kills[mode] ?? 0) + 1;
     else expect(run.code, context).toBe(0);
 

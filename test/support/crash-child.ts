@@ -1,0 +1,41 @@
+// Crash tests: a child process doing the real work, killed with SIGKILL at a chosen
+// moment, and a seeded random source so that a failing round can be replayed.
+import { spawn } from 'node:child_process';
+
+export interface ChildRun {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  ms: number;
+  /** stdout and stderr, for assertion messages. */
+  output: string;
+}
+
+/** Runs `script` (a .ts fixture) with `config` as JSON; SIGKILLs it after `killAfterMs`, if given. */
+export function runChild(script: string, config: unknown, killAfterMs?: number): Promise<ChildRun> {
+  const started = performance.now();
+  const proc = spawn(process.execPath, [script, JSON.stringify(config)], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  proc.stdout.on('data', (d: Buffer) => (output += d.toString()));
+  proc.stderr.on('data', (d: Buffer) => (output += d.toString()));
+  const timer =
+    killAfterMs === undefined ? undefined : setTimeout(() => proc.kill('SIGKILL'), killAfterMs);
+  return new Promise((resolve) => {
+    proc.on('exit', (code, signal) => {
+      clearTimeout(timer);
+      resolve({ code, signal, ms: performance.now() - started, output });
+    });
+  });
+}
+
+/** xorshift32: seeded, so a failing run can be replayed with its seed (CRASH_SEED). */
+export function prng(seed: number): () => number {
+  let x = seed >>> 0 || 1;
+  return () => {
+    x ^= x << 13;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    return (x >>> 0) / 2 ** 32;
+  };
+}
