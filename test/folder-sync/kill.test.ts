@@ -12,6 +12,7 @@ import { DEFAULT_UPLOAD_CONCURRENCY } from '../../main/engine/folder-sync/upload
 import { BIN, runCli } from '../support/run-cli.ts';
 import { makePng } from '../folders/fixtures.ts';
 import { sha256 } from './harness.ts';
+import { prng } from '../support/crash-child.ts';
 
 const FILES = 300;
 const KILLS = 8;
@@ -33,17 +34,6 @@ afterAll(async () => {
   await sim.close();
   await rm(dir, { recursive: true, force: true });
 });
-
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const env = () => ({
   PATH: process.env.PATH,

@@ -15,6 +15,7 @@ import type { Simulator } from '../../simulator/index.ts';
 import { solidPng } from '../../simulator/png.ts';
 import { openStore } from '../../main/engine/store/index.ts';
 import { makeTempDir } from '../store/temp-dir.ts';
+import { prng } from '../support/crash-child.ts';
 
 const JOBS = 500;
 const KILLS = 20;
@@ -32,18 +33,6 @@ afterAll(async () => {
   await sim.close();
   temp.cleanup();
 });
-
-/** A small deterministic PRNG, so a failing run can be replayed from its seed. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 interface Child {
   process: ChildProcess;
