@@ -1,6 +1,7 @@
 // Uploads streamed from disk: progress up to the request's length, cancellation, and local
 // problems (a missing file) reported before anything is sent.
 import { expect, test } from 'vitest';
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { apiError, png, useBrandSetting, writeFile } from './helpers.ts';
@@ -64,4 +65,34 @@ test('the type is read from the bytes when not given', async () => {
   const file = await writeFile(t.dir, 'no-extension', png(44));
   const result = await t.client.uploadImage(t.brandId, { path: file });
   expect(result.mimeType).toBe('image/png');
+});
+
+test('bytes already read are sent as they are, with progress, and the file is not read again', async () => {
+  const content = Buffer.concat([png(45, 64, 64), Buffer.alloc(3_000_000, 7)]);
+  // The path only names the file: it holds other bytes, which must not be what is sent.
+  const file = await writeFile(t.dir, 'in-memory.png', png(46));
+  const seen: Array<{ transferred: number; total: number | undefined }> = [];
+  const result = await t.client.uploadImage(
+    t.brandId,
+    { path: file, content },
+    { onProgress: (p) => seen.push(p) },
+  );
+  expect(result.mimeType).toBe('image/png'); // read from the bytes given
+  const sha = createHash('sha256').update(content).digest('hex');
+  expect(t.sim.control.uploads(t.brandId).find((u) => u.id === result.id)?.sha256).toBe(sha);
+  expect(seen.length).toBeGreaterThan(2);
+  expect(seen.at(-1)?.transferred).toBe(seen.at(-1)?.total);
+  expect(seen.at(-1)?.total).toBeGreaterThan(content.length);
+});
+
+test('bytes over the limit are refused before anything is sent', async () => {
+  const before = t.sim.control.log().length;
+  const error = await apiError(
+    t.client.uploadImage(t.brandId, {
+      path: path.join(t.dir, 'huge.png'),
+      content: Buffer.alloc(10 * 1024 * 1024 + 1),
+    }),
+  );
+  expect(error).toMatchObject({ code: 'INVALID_INPUT', kind: 'client' });
+  expect(t.sim.control.log().length).toBe(before);
 });

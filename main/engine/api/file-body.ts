@@ -1,5 +1,5 @@
-// Request bodies streamed from a file on disk: raw bytes, or multipart/form-data with the
-// file as one part. Built by hand rather than with FormData: the length is known up front
+// Request bodies streamed from a file on disk, or made of bytes the caller already read:
+// raw bytes, or multipart/form-data with the file as one part. Built by hand rather than with FormData: the length is known up front
 // (Content-Length, exact progress), and a body cut short by an early answer of the server
 // just closes a file stream.
 import { randomBytes } from 'node:crypto';
@@ -25,6 +25,14 @@ export function rawFileBody(file: FileRef, endpoint: string): () => Promise<Fres
   };
 }
 
+/** Bytes already read, as they are. */
+export function rawBytesBody(content: Uint8Array, mimeType: string): () => FreshBody {
+  return () => ({
+    body: [content],
+    headers: { 'content-type': mimeType, 'content-length': String(content.length) },
+  });
+}
+
 /** multipart/form-data: the text fields, then the file under `fileField`. */
 export function multipartFileBody(
   file: FileRef,
@@ -34,16 +42,7 @@ export function multipartFileBody(
 ): () => Promise<FreshBody> {
   return async () => {
     const size = await currentSize(file.path, endpoint);
-    const boundary = `----brand-sync-${randomBytes(16).toString('hex')}`;
-    let head = '';
-    for (const [name, value] of Object.entries(fields)) {
-      head += `--${boundary}\r\nContent-Disposition: form-data; name="${quote(name)}"\r\n\r\n${value}\r\n`;
-    }
-    head +=
-      `--${boundary}\r\nContent-Disposition: form-data; name="${quote(fileField)}"; filename="${quote(file.fileName)}"\r\n` +
-      `Content-Type: ${file.mimeType}\r\n\r\n`;
-    const preamble = Buffer.from(head, 'utf8');
-    const epilogue = Buffer.from(`\r\n--${boundary}--\r\n`, 'utf8');
+    const { preamble, epilogue, contentType } = framing(file, fileField, fields);
     async function* parts(): AsyncGenerator<Buffer> {
       yield preamble;
       yield* exactly(file.path, size);
@@ -52,10 +51,52 @@ export function multipartFileBody(
     return {
       body: Readable.from(parts()),
       headers: {
-        'content-type': `multipart/form-data; boundary=${boundary}`,
+        'content-type': contentType,
         'content-length': String(preamble.length + size + epilogue.length),
       },
     };
+  };
+}
+
+/**
+ * multipart/form-data around bytes already read: nothing is read from disk during the send,
+ * so what leaves is exactly what the caller read (and checked).
+ */
+export function multipartBytesBody(
+  file: Omit<FileRef, 'path'>,
+  content: Uint8Array,
+  fileField: string,
+  fields: Record<string, string>,
+): () => FreshBody {
+  return () => {
+    const { preamble, epilogue, contentType } = framing(file, fileField, fields);
+    return {
+      body: [preamble, content, epilogue],
+      headers: {
+        'content-type': contentType,
+        'content-length': String(preamble.length + content.length + epilogue.length),
+      },
+    };
+  };
+}
+
+function framing(
+  file: Omit<FileRef, 'path'>,
+  fileField: string,
+  fields: Record<string, string>,
+): { preamble: Buffer; epilogue: Buffer; contentType: string } {
+  const boundary = `----brand-sync-${randomBytes(16).toString('hex')}`;
+  let head = '';
+  for (const [name, value] of Object.entries(fields)) {
+    head += `--${boundary}\r\nContent-Disposition: form-data; name="${quote(name)}"\r\n\r\n${value}\r\n`;
+  }
+  head +=
+    `--${boundary}\r\nContent-Disposition: form-data; name="${quote(fileField)}"; filename="${quote(file.fileName)}"\r\n` +
+    `Content-Type: ${file.mimeType}\r\n\r\n`;
+  return {
+    preamble: Buffer.from(head, 'utf8'),
+    epilogue: Buffer.from(`\r\n--${boundary}--\r\n`, 'utf8'),
+    contentType: `multipart/form-data; boundary=${boundary}`,
   };
 }
 

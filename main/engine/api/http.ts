@@ -86,7 +86,8 @@ export interface CallSpec<S extends z.ZodType | null> {
 }
 
 export interface FreshBody {
-  body: Uint8Array | string | NodeJS.ReadableStream;
+  /** A list of chunks: bytes already in memory, sent in order (a multipart upload). */
+  body: Uint8Array | string | NodeJS.ReadableStream | readonly Uint8Array[];
   headers?: Record<string, string>;
 }
 export type Output<S> = S extends z.ZodType ? z.output<S> : undefined;

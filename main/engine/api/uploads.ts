@@ -2,7 +2,7 @@
 // image by URL, and staging a local file for a brand source (assumed, GAPS.md).
 import fs from 'node:fs';
 import { MAX_UPLOAD_BYTES, MULTIPART_FILE_FIELD, STAGING_PATH } from './assumed.ts';
-import { multipartFileBody, rawFileBody } from './file-body.ts';
+import { multipartBytesBody, multipartFileBody, rawBytesBody, rawFileBody } from './file-body.ts';
 import { seg, type Http, type ResendRule, type UploadProgress } from './http.ts';
 import { invalidInput, requireHttpUrl, requireLength, requireUuid } from './input.ts';
 import { ImageUploadResult, LogoUpdate, StagedUpload } from './schemas.ts';
@@ -19,6 +19,11 @@ export interface LocalFile {
   fileName?: string;
   /** Defaults to the type read from the file's bytes. */
   mimeType?: string;
+  /**
+   * The file's bytes, already read (and checked) by the caller: sent as they are, with no
+   * further read of `path`, which then only names the file.
+   */
+  content?: Uint8Array;
 }
 
 interface ReadyFile {
@@ -26,6 +31,7 @@ interface ReadyFile {
   fileName: string;
   mimeType: string;
   size: number;
+  content: Uint8Array | undefined;
 }
 
 /** Reads size and type once, and refuses a file over the limit before sending anything. */
@@ -34,6 +40,7 @@ async function prepareFile(
   endpoint: string,
   limit: number | undefined,
 ): Promise<ReadyFile> {
+  if (file.content !== undefined) return prepareContent(file, file.content, endpoint, limit);
   let stat: fs.Stats;
   try {
     stat = await fs.promises.stat(file.path);
@@ -53,14 +60,39 @@ async function prepareFile(
     );
   }
   const mimeType = file.mimeType ?? (await sniffMimeType(file.path));
-  const fileName = file.fileName ?? file.path.split(/[\\/]/).pop() ?? 'file';
-  return { path: file.path, fileName, mimeType, size };
+  return { path: file.path, fileName: fileNameOf(file), mimeType, size, content: undefined };
+}
+
+async function prepareContent(
+  file: LocalFile,
+  content: Uint8Array,
+  endpoint: string,
+  limit: number | undefined,
+): Promise<ReadyFile> {
+  if (limit !== undefined && content.length > limit) {
+    throw invalidInput(
+      endpoint,
+      `${file.path} is ${content.length} bytes; the service takes at most ${limit} bytes (10 MB).`,
+    );
+  }
+  const mimeType = file.mimeType ?? (await sniffContentType(content));
+  const size = content.length;
+  return { path: file.path, fileName: fileNameOf(file), mimeType, size, content };
+}
+
+function fileNameOf(file: LocalFile): string {
+  return file.fileName ?? file.path.split(/[\\/]/).pop() ?? 'file';
 }
 
 /** The type read from the file's first bytes (loaded on demand: most callers know the type). */
 async function sniffMimeType(path: string): Promise<string> {
   const { fileTypeFromFile } = await import('file-type');
   return (await fileTypeFromFile(path))?.mime ?? 'application/octet-stream';
+}
+
+async function sniffContentType(content: Uint8Array): Promise<string> {
+  const { fileTypeFromBuffer } = await import('file-type');
+  return (await fileTypeFromBuffer(content))?.mime ?? 'application/octet-stream';
 }
 
 /** Progress of the request body (the file plus a few hundred bytes of multipart framing). */
@@ -89,7 +121,10 @@ async function sendFile<T extends typeof ImageUploadResult | typeof LogoUpdate>(
     endpoint: spec.endpoint,
     path: spec.path,
     auth: spec.auth,
-    body: multipartFileBody(file, MULTIPART_FILE_FIELD, spec.fields ?? {}, spec.endpoint),
+    body:
+      file.content === undefined
+        ? multipartFileBody(file, MULTIPART_FILE_FIELD, spec.fields ?? {}, spec.endpoint)
+        : multipartBytesBody(file, file.content, MULTIPART_FILE_FIELD, spec.fields ?? {}),
     schema: spec.schema,
     resend: spec.resend,
     transfer: true,
@@ -261,7 +296,10 @@ export async function stageFile(
     path: target.toString(),
     // The key goes only to the service's own origin, never to a storage host.
     auth: target.origin === http.origin,
-    body: rawFileBody(file, 'PUT {uploadUrl}'),
+    body:
+      file.content === undefined
+        ? rawFileBody(file, 'PUT {uploadUrl}')
+        : rawBytesBody(file.content, file.mimeType),
     schema: null,
     resend: 'resend',
     transfer: true,

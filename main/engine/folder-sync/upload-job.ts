@@ -3,14 +3,13 @@
 // send that the file is still the one that was hashed: a file changed meanwhile goes back
 // through the pipeline and is never recorded with a stale hash. When the job is done, every
 // file waiting for those bytes becomes uploaded in the same transaction.
-import { stat as fsStat } from 'node:fs/promises';
+import { type FileHandle, open, stat as fsStat } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import { isApiError } from '../api/index.ts';
 import type { ApiClient } from '../api/index.ts';
-import { type FileStat, sameFileStat, toFileStat } from '../folders/file-stat.ts';
+import { type FileStat, READ_FLAGS, sameFileStat, toFileStat } from '../folders/file-stat.ts';
 import { ioFailure } from '../folders/folder-errors.ts';
-import { probeRead } from '../folders/stability.ts';
 import type { JobContext, JobQueue, RunningJob } from '../queue/index.ts';
 import { PermanentError, TransientError } from '../queue/index.ts';
 import type { JobError, LocalFile, Store } from '../store/index.ts';
@@ -167,12 +166,6 @@ async function runUpload(
   }
   const known = store.files.uploadOf(brandId, sha256);
   if (known !== undefined) return { status: 'known', imageId: known.imageId };
-  // Where the folder is now (renamed while the app was closed: linked again by its marker).
-  const folder = await deps.brandDirs.currentFolder(brandId);
-  if (folder === null) {
-    // The rows stay waiting; the next scan, once the brand folder exists again, decides.
-    return { status: 'nothing', why: 'the brand folder is not there' };
-  }
   // Rows tried, with the stat they had: a row the pipeline took again (new stat, same
   // bytes) may be tried again.
   const tried = new Map<number, string>();
@@ -180,24 +173,21 @@ async function runUpload(
     const source = pickSource(store, job.payload, tried);
     if (source === undefined) break;
     tried.set(source.id, signature(source));
-    const absPath = await deps.brandDirs.locate(folder, source.relPath);
-    const before = absPath === null ? null : await statOf(absPath);
-    if (absPath === null || before === null || !matchesRow(source, before)) {
+    const read = await readSource(deps, brand.folderName, source);
+    if (read.status === 'no-folder') {
+      // The rows stay waiting; the next scan, once the brand folder exists again, decides.
+      return { status: 'nothing', why: 'the brand folder is not there' };
+    }
+    if (read.status === 'locked') {
+      throw new TransientError('FILE_LOCKED', `${source.relPath}: ${read.reason}`);
+    }
+    if (read.status === 'changed') {
       // Changed or gone since it was hashed: the pipeline takes it again (and queues its new
       // bytes) before this job ends, so that a pass waiting for the queue waits for it too.
       await deps.pipeline().resubmit(brandId, source.relPath);
       continue;
     }
-    try {
-      await probeRead(absPath);
-    } catch (error) {
-      const failure = ioFailure(error);
-      if (failure.kind === 'locked') {
-        throw new TransientError('FILE_LOCKED', `${source.relPath}: ${failure.reason}`);
-      }
-      await deps.pipeline().resubmit(brandId, source.relPath);
-      continue;
-    }
+    const { absPath, stat: before, content } = read;
     const progress = new ProgressWriter(store, source, ctx, options.uploadingAfterMs ?? 250);
     let sent;
     try {
@@ -206,6 +196,7 @@ async function runUpload(
         {
           path: absPath,
           fileName: path.posix.basename(source.relPath),
+          content,
           ...(job.payload.mime === undefined ? {} : { mimeType: job.payload.mime }),
         },
         { signal: ctx.signal, onProgress: (p) => progress.report(p.transferred) },
@@ -252,6 +243,74 @@ async function runUpload(
     };
   }
   return { status: 'nothing', why: 'no file with these bytes waits any more' };
+}
+
+type SourceRead =
+  | { status: 'read'; absPath: string; stat: FileStat; content: Buffer }
+  /** Changed, gone or unreadable since it was hashed: the pipeline looks at it again. */
+  | { status: 'changed' }
+  | { status: 'locked'; reason: string }
+  | { status: 'no-folder' };
+
+/**
+ * The source file's bytes, read whole through one handle whose stat matches the row: what
+ * is sent is exactly what was checked (files are at most 10 MB). The linked folder is
+ * tried first; only a path that is not there looks for a renamed folder or another
+ * Unicode form of the name.
+ */
+async function readSource(
+  deps: UploadJobDeps,
+  linkedFolder: string | null,
+  source: LocalFile,
+): Promise<SourceRead> {
+  const direct =
+    linkedFolder === null
+      ? null
+      : path.join(deps.brandDirs.dirPath(linkedFolder), ...source.relPath.split('/'));
+  let handle: FileHandle | undefined;
+  let absPath = direct;
+  try {
+    handle = direct === null ? undefined : await open(direct, READ_FLAGS);
+  } catch (error) {
+    const failure = ioFailure(error);
+    if (failure.kind === 'locked') return { status: 'locked', reason: failure.reason };
+    if (failure.kind !== 'gone') return { status: 'changed' };
+  }
+  if (handle === undefined) {
+    // Where the folder is now (renamed while the app was closed: linked again by its marker).
+    const folder = await deps.brandDirs.currentFolder(source.brandId);
+    if (folder === null) return { status: 'no-folder' };
+    absPath = await deps.brandDirs.locate(folder, source.relPath);
+    if (absPath === null || absPath === direct) return { status: 'changed' };
+    try {
+      handle = await open(absPath, READ_FLAGS);
+    } catch (error) {
+      const failure = ioFailure(error);
+      return failure.kind === 'locked'
+        ? { status: 'locked', reason: failure.reason }
+        : { status: 'changed' };
+    }
+  }
+  try {
+    const s = await handle.stat();
+    const stat = toFileStat(s);
+    if (!s.isFile() || !matchesRow(source, stat)) return { status: 'changed' };
+    const content = Buffer.allocUnsafe(stat.size);
+    let filled = 0;
+    while (filled < content.length) {
+      const { bytesRead } = await handle.read(content, filled, content.length - filled, filled);
+      if (bytesRead === 0) return { status: 'changed' }; // shorter than its stat: being rewritten
+      filled += bytesRead;
+    }
+    return { status: 'read', absPath: absPath as string, stat, content };
+  } catch (error) {
+    const failure = ioFailure(error);
+    return failure.kind === 'locked'
+      ? { status: 'locked', reason: failure.reason }
+      : { status: 'changed' };
+  } finally {
+    await handle.close().catch(() => {});
+  }
 }
 
 /** The row the job was made for, else another row waiting for the same bytes. */
