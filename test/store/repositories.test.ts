@@ -436,18 +436,32 @@ describe('exports, Brand Edits, activity and sync state', () => {
 });
 
 describe('transactions and the write hook', () => {
-  it('relaxes fsync only around Library pages and restores full durability', () => {
+  it('commits relaxed writes without fsync and every other write with it', () => {
+    // The setting a commit ran under; it is switched lazily, just before a commit.
     const sync = (): unknown => store.db.raw.pragma('synchronous', { simple: true });
+    const write = (n: number) => store.settings.set(`probe.${n}`, n);
+    expect(sync()).toBe(2); // FULL
+    store.db.relaxed(() => write(1));
+    expect(sync()).toBe(1); // NORMAL
+    store.db.relaxed(() => store.transaction(() => write(2)));
+    expect(sync()).toBe(1);
+    write(3);
     expect(sync()).toBe(2);
-    expect(store.db.relaxed(sync)).toBe(1);
+    store.transaction(() => write(4));
     expect(sync()).toBe(2);
     expect(() =>
       store.db.relaxed(() => {
         throw new Error('boom');
       }),
     ).toThrow('boom');
+    write(5); // relaxed() left nothing behind
     expect(sync()).toBe(2);
-    store.transaction(() => expect(store.db.relaxed(sync)).toBe(2)); // never inside a transaction
+    // Inside a transaction the outer commit decides: nothing is switched.
+    store.transaction(() => store.db.relaxed(() => write(6)));
+    expect(sync()).toBe(2);
+    store.db.relaxed(() => write(7));
+    store.transaction(() => write(8));
+    expect(sync()).toBe(2);
   });
 
   it('rolls back every write of a transaction when one fails', () => {

@@ -20,10 +20,15 @@ export class Db {
   private readonly statements = new Map<string, Statement>();
   private writeHook: WriteHook | undefined;
   private writes = 0;
+  /** Inside relaxed(): commits skip the fsync. */
+  private relaxing = 0;
+  /** The connection's synchronous setting now (switched only when a commit needs the other). */
+  private syncFull: boolean;
 
   constructor(raw: Database.Database, durable: boolean) {
     this.raw = raw;
     this.durable = durable;
+    this.syncFull = durable;
   }
 
   setWriteHook(hook: WriteHook | undefined): void {
@@ -39,19 +44,25 @@ export class Db {
   /** A write without result rows. */
   run(sql: string, ...params: SqlArg[]): Database.RunResult {
     this.beforeWrite(sql);
-    return this.prepare(sql).run(...params);
+    const statement = this.prepare(sql);
+    this.beforeCommit();
+    return statement.run(...params);
   }
 
   /** A write with RETURNING: the first returned row, if any. */
   runGet<T>(sql: string, ...params: SqlArg[]): T | undefined {
     this.beforeWrite(sql);
-    return this.prepare(sql).get(...params) as T | undefined;
+    const statement = this.prepare(sql);
+    this.beforeCommit();
+    return statement.get(...params) as T | undefined;
   }
 
   /** A write with RETURNING: every returned row. */
   runAll<T>(sql: string, ...params: SqlArg[]): T[] {
     this.beforeWrite(sql);
-    return this.prepare(sql).all(...params) as T[];
+    const statement = this.prepare(sql);
+    this.beforeCommit();
+    return statement.all(...params) as T[];
   }
 
   get<T>(sql: string, ...params: SqlArg[]): T | undefined {
@@ -64,6 +75,7 @@ export class Db {
 
   /** Runs fn in one IMMEDIATE transaction (a savepoint when already inside one). */
   tx<T>(fn: () => T): T {
+    this.beforeCommit();
     return this.raw.transaction(fn).immediate();
   }
 
@@ -74,12 +86,11 @@ export class Db {
    * marker) that survived implies every relaxed commit before it did too.
    */
   relaxed<T>(fn: () => T): T {
-    if (!this.durable || this.raw.inTransaction) return fn();
-    this.raw.pragma('synchronous = NORMAL');
+    this.relaxing++;
     try {
       return fn();
     } finally {
-      this.raw.pragma('synchronous = FULL');
+      this.relaxing--;
     }
   }
 
@@ -100,6 +111,19 @@ export class Db {
       this.statements.set(sql, statement);
     }
     return statement;
+  }
+
+  /**
+   * Before a statement or transaction that may commit: the synchronous setting that commit
+   * needs. Switched lazily (a pragma costs more than the statements of a small commit), so a
+   * run of relaxed commits pays for one switch, not two each.
+   */
+  private beforeCommit(): void {
+    if (!this.durable || this.raw.inTransaction) return;
+    const full = this.relaxing === 0;
+    if (full === this.syncFull) return;
+    this.raw.exec(full ? 'PRAGMA synchronous = FULL' : 'PRAGMA synchronous = NORMAL');
+    this.syncFull = full;
   }
 
   private beforeWrite(sql: string): void {
