@@ -534,10 +534,15 @@ export class FilePipeline {
     const store = this.#deps.store;
     let results: FileOutcome[] = [];
     try {
-      // One transaction, one fsync, for the whole batch.
-      store.transaction(() => {
-        for (const { item } of batch) results.push(item());
-      });
+      // One transaction for the whole batch, without waiting for fsync (Db.relaxed): the
+      // index is what the disk says, and a power cut that undoes a batch only makes the
+      // next scan look at those files again (an upload recorded in it is answered
+      // "existing" when sent again, never duplicated).
+      store.db.relaxed(() =>
+        store.transaction(() => {
+          for (const { item } of batch) results.push(item());
+        }),
+      );
     } catch {
       // One step failed and the batch rolled back: each step alone, so the others stand.
       results = batch.map(({ item }) => {
