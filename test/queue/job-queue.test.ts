@@ -491,6 +491,23 @@ describe('account-level conditions and offline', () => {
 });
 
 describe('leases', () => {
+  it('picks up a job another process queued when it next looks at the store', async () => {
+    h = await rebuild({ leaseMs: 3000 });
+    const ran: number[] = [];
+    const kind = h.queue.register('x', {
+      payload,
+      run: async (job) => void ran.push(job.payload.n),
+    });
+    kind.enqueue({ n: 1 });
+    h.queue.start();
+    await h.queue.whenSettled();
+    // Written straight into the database, as another process does: no enqueue() here.
+    h.t.store.jobs.enqueue({ kind: 'x', payload: { n: 2 } }, h.clock.now());
+    await h.clock.advance(3000);
+    await h.queue.whenIdle();
+    expect(ran).toEqual([1, 2]);
+  });
+
   it('returns expired leases of other workers to the queue on start', async () => {
     const kind = h.queue.register('l', { payload, run: async () => 'ran' });
     const { job } = kind.enqueue({ n: 1 });

@@ -147,6 +147,12 @@ export class JobQueue {
   private userPaused = false;
   private gateUntil = 0;
   private pumpScheduled = false;
+  /**
+   * Kinds a claim found nothing due for, until when: a pump skips them (a claim is a write)
+   * until a job of theirs is queued, settled or retried here, the time passes, or the
+   * lease recovery looks at the store again (jobs queued by another process).
+   */
+  private readonly nothingDueUntil = new Map<string, number>();
   private wake: { at: number; cancel: () => void } | null = null;
   private recoveryTimer: (() => void) | null = null;
   private idleWaiters: (() => void)[] = [];
@@ -211,6 +217,7 @@ export class JobQueue {
       this.clock.now(),
     );
     if (created) this.events.emit('job:queued', { job });
+    this.nothingDueUntil.delete(kind);
     this.schedulePump();
     return { job, created };
   }
@@ -302,6 +309,7 @@ export class JobQueue {
   retry(jobId: number): JobRecord | undefined {
     const job = this.store.jobs.retry(jobId, this.clock.now());
     if (job?.state === 'queued') this.events.emit('job:queued', { job });
+    if (job !== undefined) this.nothingDueUntil.delete(job.kind);
     this.schedulePump();
     return job;
   }
@@ -370,7 +378,11 @@ export class JobQueue {
     };
     while (claimable() && this.running.size < this.maxConcurrency) {
       const free = [...this.kinds.entries()]
-        .filter(([kind, registered]) => this.runningOf(kind) < registered.concurrency)
+        .filter(
+          ([kind, registered]) =>
+            this.runningOf(kind) < registered.concurrency &&
+            (this.nothingDueUntil.get(kind) ?? 0) <= now,
+        )
         .map(([kind]) => kind);
       if (free.length === 0) break;
       const probe = this.conditions.size > 0;
@@ -396,6 +408,8 @@ export class JobQueue {
         const due = this.safely(() => this.store.jobs.nextDueAt(free));
         if (due !== undefined && due > now)
           wakeAt = wakeAt === undefined ? due : Math.min(wakeAt, due);
+        const until = Math.min(due ?? Infinity, now + this.leaseMs / 3);
+        for (const kind of free) this.nothingDueUntil.set(kind, until);
         break;
       }
       this.startRun(job, probe);
@@ -476,6 +490,7 @@ export class JobQueue {
     run.cancelLease();
     this.settle(run, outcome);
     this.running.delete(run.job.id);
+    this.nothingDueUntil.delete(run.job.kind); // back to waiting, maybe
     if (!this.stopping) this.schedulePump();
     else if (this.running.size === 0) this.resolveIdle();
   }
@@ -738,6 +753,7 @@ export class JobQueue {
   // ---- lease recovery ----------------------------------------------------------------------
 
   private recoverLeases(): void {
+    this.nothingDueUntil.clear();
     const now = this.clock.now();
     const recovered: JobRecord[] = [];
     this.safely(() => {
@@ -772,7 +788,8 @@ export class JobQueue {
   }
 
   private checkSettled(): void {
-    if (this.settledWaiters.length === 0) return;
+    // A running job is of a registered kind: not settled, and no need to ask the store.
+    if (this.settledWaiters.length === 0 || this.running.size > 0) return;
     const active = this.safely(() => this.store.jobs.activeCount([...this.kinds.keys()]));
     if (active !== 0) return;
     const settled = this.settledWaiters;
