@@ -6,7 +6,7 @@ import type { JobContext, RunningJob } from '../../main/engine/queue/index.ts';
 import { queuePausedSetting } from '../../main/engine/store/index.ts';
 import { apiError, makeHarness } from './queue-harness.ts';
 import type { Harness } from './queue-harness.ts';
-import { deferred, settle } from './manual-clock.ts';
+import { deferred, ManualClock, settle } from './manual-clock.ts';
 import type { Deferred } from './manual-clock.ts';
 
 let h: Harness;
@@ -219,6 +219,32 @@ describe('failures', () => {
         .map((j) => j.id)
         .sort(),
     ).toEqual([one.id, two.id].sort());
+  });
+
+  it('runs a retry when its timer fires a little early (as Node timers may)', async () => {
+    // Timers fire 1 ms before the time asked for: the job is not due yet at that moment.
+    class EarlyClock extends ManualClock {
+      override setTimer(fn: () => void, ms: number): () => void {
+        return super.setTimer(fn, ms > 1 ? ms - 1 : ms);
+      }
+    }
+    const clock = new EarlyClock();
+    h = await rebuild({ clock, backoff: { baseMs: 1000, capMs: 1000 } });
+    let runs = 0;
+    const kind = h.queue.register('t', {
+      payload,
+      run: async () => {
+        if (++runs === 1) throw apiError('server', 'INTERNAL_ERROR', 500);
+        return 'ok';
+      },
+    });
+    const { job } = kind.enqueue({ n: 1 });
+    h.queue.start();
+    await h.queue.whenIdle();
+    expect(runs).toBe(1);
+    await clock.advance(1000);
+    expect(runs).toBe(2);
+    expect(h.t.store.jobs.get(job.id)?.state).toBe('done');
   });
 
   it('retries transient errors with capped, jittered exponential backoff, then gives up', async () => {

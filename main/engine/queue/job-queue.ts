@@ -152,7 +152,9 @@ export class JobQueue {
    * until a job of theirs is queued, settled or retried here, the time passes, or the
    * lease recovery looks at the store again (jobs queued by another process).
    */
-  private readonly nothingDueUntil = new Map<string, number>();
+  private readonly nothingDueUntil = new Map<string, { until: number; due: boolean }>();
+  /** Runs that succeeded, recorded by the next pump in the transaction of its claims. */
+  private doneRuns: Array<{ run: ActiveRun; result: unknown }> = [];
   private wake: { at: number; cancel: () => void } | null = null;
   private recoveryTimer: (() => void) | null = null;
   private idleWaiters: (() => void)[] = [];
@@ -356,9 +358,22 @@ export class JobQueue {
   }
 
   private pump(): void {
-    if (!this.started || this.stopping) return;
+    if (!this.started) return;
+    if (this.stopping) {
+      try {
+        this.recordDone([]);
+      } catch (error) {
+        this.reportStoreFailure(error);
+      }
+      return;
+    }
     const now = this.clock.now();
     let wakeAt: number | undefined;
+    const claimed: Array<{ job: JobRecord; probe: boolean }> = [];
+    // Runs being recorded have left `running` by the time `claim` runs.
+    const busy = (): number => this.running.size + claimed.length;
+    const busyOf = (kind: string): number =>
+      this.runningOf(kind) + claimed.filter((c) => c.job.kind === kind).length;
     const claimable = (): boolean => {
       if (this.userPaused) return false;
       const gate = Math.max(this.gateUntil, this.rateGate?.pausedUntil ?? 0);
@@ -368,6 +383,7 @@ export class JobQueue {
       }
       if (this.conditions.size > 0) {
         if ([...this.running.values()].some((run) => run.probe)) return false;
+        if (claimed.length > 0) return false; // the one probe is claimed
         const probeAt = Math.min(...[...this.conditions.values()].map((c) => c.nextProbeAt));
         if (probeAt > now) {
           wakeAt = probeAt;
@@ -376,49 +392,120 @@ export class JobQueue {
       }
       return true;
     };
-    while (claimable() && this.running.size < this.maxConcurrency) {
-      const free = [...this.kinds.entries()]
-        .filter(
-          ([kind, registered]) =>
-            this.runningOf(kind) < registered.concurrency &&
-            (this.nothingDueUntil.get(kind) ?? 0) <= now,
-        )
-        .map(([kind]) => kind);
-      if (free.length === 0) break;
-      const probe = this.conditions.size > 0;
-      let job: JobRecord | undefined;
-      try {
-        // Bookkeeping commits skip the fsync (see Db.relaxed): a power cut can only undo
-        // them, which makes the job run again, as after a crash. Facts a handler remembers
-        // before a request leaves are committed with fsync, and that commit carries these.
-        job = this.store.db.relaxed(() =>
-          this.store.jobs.claimNext(
-            free,
-            (this.owner as QueueOwner).ownerId,
-            now,
-            now + this.leaseMs,
-          ),
+    const claim = (): void => {
+      while (claimable() && busy() < this.maxConcurrency) {
+        const free: string[] = [];
+        for (const [kind, registered] of this.kinds) {
+          if (busyOf(kind) >= registered.concurrency) continue;
+          const mark = this.nothingDueUntil.get(kind);
+          if (mark === undefined || mark.until <= now) free.push(kind);
+          // A timer may fire a little before the time it was set for: wake again then.
+          else if (mark.due)
+            wakeAt = wakeAt === undefined ? mark.until : Math.min(wakeAt, mark.until);
+        }
+        if (free.length === 0) return;
+        const probe = this.conditions.size > 0;
+        const job = this.store.jobs.claimNext(
+          free,
+          (this.owner as QueueOwner).ownerId,
+          now,
+          now + this.leaseMs,
         );
-      } catch (error) {
-        this.reportStoreFailure(error);
-        wakeAt = now + this.storeRetryMs;
-        break;
+        if (job === undefined) {
+          const due = this.store.jobs.nextDueAt(free);
+          if (due !== undefined && due > now)
+            wakeAt = wakeAt === undefined ? due : Math.min(wakeAt, due);
+          const recheckAt = now + this.leaseMs / 3;
+          const mark =
+            due !== undefined && due <= recheckAt
+              ? { until: due, due: true }
+              : { until: recheckAt, due: false };
+          for (const kind of free) this.nothingDueUntil.set(kind, mark);
+          return;
+        }
+        claimed.push({ job, probe });
+        if (probe) return;
       }
-      if (job === undefined) {
-        const due = this.safely(() => this.store.jobs.nextDueAt(free));
-        if (due !== undefined && due > now)
-          wakeAt = wakeAt === undefined ? due : Math.min(wakeAt, due);
-        const until = Math.min(due ?? Infinity, now + this.leaseMs / 3);
-        for (const kind of free) this.nothingDueUntil.set(kind, until);
-        break;
-      }
-      this.startRun(job, probe);
-      if (probe) break;
+    };
+    // The runs that succeeded since the last pump and the claims for their slots: one
+    // commit. Bookkeeping commits skip the fsync (see Db.relaxed): a power cut can only undo
+    // them, which makes a job run again, as after a crash. Facts a handler remembers
+    // before a request leaves are committed with fsync, and that commit carries these.
+    try {
+      this.recordDone(claimed, claim);
+    } catch (error) {
+      this.reportStoreFailure(error);
+      claimed.length = 0;
+      wakeAt = now + this.storeRetryMs;
     }
+    for (const { job, probe } of claimed) this.startRun(job, probe);
     if (wakeAt !== undefined) this.wakeAt(wakeAt);
     this.scheduleRecovery();
     if (this.running.size === 0) this.resolveIdle();
     this.checkSettled();
+  }
+
+  /**
+   * Records the runs that succeeded, each with its kind's onDone (a savepoint each: one
+   * that fails does not undo the others), then runs `claim` in the same transaction.
+   * Throws only when the transaction itself failed; the runs are then recorded one by one.
+   */
+  private recordDone(claimed: Array<{ job: JobRecord }>, claim?: () => void): void {
+    const batch = this.doneRuns;
+    if (batch.length === 0 && claim === undefined) return;
+    this.doneRuns = [];
+    // The service answered: a condition (offline, account) is over before the claims.
+    if (batch.length > 0) this.conditionEvidence('success');
+    const now = this.clock.now();
+    const owner = (this.owner as QueueOwner).ownerId;
+    const outcomes: Array<{ job: JobRecord | undefined } | { error: unknown }> = [];
+    try {
+      this.store.db.relaxed(() =>
+        this.store.transaction(() => {
+          for (const { run, result } of batch) {
+            try {
+              const job = this.store.transaction(() => {
+                const job = this.store.jobs.complete(run.job.id, owner, result, now);
+                if (job !== undefined) run.kind.definition.onDone?.(job, result);
+                return job;
+              });
+              outcomes.push({ job });
+            } catch (error) {
+              outcomes.push({ error });
+            }
+          }
+          this.finishRuns(batch.map((d) => d.run));
+          claim?.();
+        }),
+      );
+    } catch (error) {
+      claimed.length = 0;
+      // Nothing of the batch was recorded: each run on its own, with its own fallback.
+      for (const { run, result } of batch) this.settle(run, { ok: true, result });
+      this.finishRuns(batch.map((d) => d.run));
+      if (this.stopping && this.running.size === 0) this.resolveIdle();
+      throw error;
+    }
+    batch.forEach(({ run }, i) => {
+      const outcome = outcomes[i];
+      if (outcome !== undefined && 'error' in outcome) {
+        this.recordingFailed(run, outcome.error, now);
+        // Waiting again, with a time the claims above did not see.
+        this.nothingDueUntil.delete(run.job.kind);
+        this.schedulePump();
+        return;
+      }
+      if (outcome?.job !== undefined) this.events.emit('job:done', { job: outcome.job });
+    });
+    if (this.stopping && this.running.size === 0) this.resolveIdle();
+  }
+
+  /** The runs' slots are free (their outcome is recorded, or being recorded). */
+  private finishRuns(runs: ActiveRun[]): void {
+    for (const run of runs) {
+      this.running.delete(run.job.id);
+      this.nothingDueUntil.delete(run.job.kind); // back to waiting, maybe
+    }
   }
 
   private wakeAt(at: number): void {
@@ -488,6 +575,12 @@ export class JobQueue {
       outcome = { ok: false, failure: classifyFailure(error) };
     }
     run.cancelLease();
+    if (outcome.ok && run.abortReason !== 'lease-lost') {
+      // Recorded by the next pump, with the claim of the next job, in one commit.
+      this.doneRuns.push({ run, result: outcome.result });
+      this.schedulePump();
+      return;
+    }
     this.settle(run, outcome);
     this.running.delete(run.job.id);
     this.nothingDueUntil.delete(run.job.kind); // back to waiting, maybe
@@ -675,27 +768,34 @@ export class JobQueue {
         }
       }
     } catch (error) {
-      // Recording the outcome failed (the write, or the kind's onDone hook): the run counts
-      // as a transient failure, so the job runs again rather than being lost.
-      this.reportStoreFailure(error);
-      const failure = classifyFailure(error);
-      const jobError: JobError =
-        failure.type === 'lease-lost'
-          ? { code: 'LEASE_LOST', message: 'lease lost', kind: 'internal', retryable: true }
-          : failure.error;
-      const delay = backoffDelay(run.job.attempts, run.kind.backoff, this.random);
-      this.safely(() =>
-        this.retryEvent(
-          jobs.retryLater(
-            run.job.id,
-            owner,
-            { nextRunAt: now + delay, error: jobError, refund: false, networkFailure: false },
-            now,
-          ),
-          jobError,
-        ),
-      );
+      this.recordingFailed(run, error, now);
     }
+  }
+
+  /**
+   * Recording the outcome failed (the write, or the kind's onDone hook): the run counts as
+   * a transient failure, so the job runs again rather than being lost.
+   */
+  private recordingFailed(run: ActiveRun, error: unknown, now: number): void {
+    const owner = (this.owner as QueueOwner).ownerId;
+    this.reportStoreFailure(error);
+    const failure = classifyFailure(error);
+    const jobError: JobError =
+      failure.type === 'lease-lost'
+        ? { code: 'LEASE_LOST', message: 'lease lost', kind: 'internal', retryable: true }
+        : failure.error;
+    const delay = backoffDelay(run.job.attempts, run.kind.backoff, this.random);
+    this.safely(() =>
+      this.retryEvent(
+        this.store.jobs.retryLater(
+          run.job.id,
+          owner,
+          { nextRunAt: now + delay, error: jobError, refund: false, networkFailure: false },
+          now,
+        ),
+        jobError,
+      ),
+    );
   }
 
   private recordFailure(run: ActiveRun, error: JobError, now: number): void {
