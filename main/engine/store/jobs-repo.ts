@@ -112,6 +112,19 @@ export interface QueueOwner {
 const activeStatesSql = "('queued', 'running', 'retry-wait')";
 const running = "state = 'running' AND lease_owner = @owner";
 
+interface ClaimCandidate {
+  id: number;
+  priority: number;
+  next_run_at: number;
+}
+
+/** Claim order: higher priority, then due earlier, then older. */
+function claimsBefore(a: ClaimCandidate, b: ClaimCandidate): boolean {
+  if (a.priority !== b.priority) return a.priority > b.priority;
+  if (a.next_run_at !== b.next_run_at) return a.next_run_at < b.next_run_at;
+  return a.id < b.id;
+}
+
 export class JobsRepo {
   private readonly db: Db;
 
@@ -170,10 +183,9 @@ export class JobsRepo {
 
   /**
    * Takes the most urgent due job of one of these kinds: highest priority, then earliest
-   * due, then oldest. Charges an attempt and sets the lease in the same statement.
-   * Searched by (state, kind), then sorted: walking jobs_runnable in order visits every
-   * waiting job of the other kinds first (1,000 queued uploads scanned on every claim
-   * while the upload kind is at its limit).
+   * due, then oldest. Charges an attempt and sets the lease in the same transaction.
+   * Each kind's first due job is one walk of jobs_claim, which is in claim order; the best
+   * of those few is taken (a single query over all kinds read and sorted every waiting job).
    */
   claimNext(
     kinds: readonly string[],
@@ -182,18 +194,27 @@ export class JobsRepo {
     leaseUntil: number,
   ): JobRecord | undefined {
     if (kinds.length === 0) return undefined;
-    const row = this.db.runGet<JobRow>(
-      `UPDATE jobs SET state = 'running', lease_owner = @owner, lease_expires_at = @lease, attempts = attempts + 1,
-         started_at = @now, updated_at = @now, progress_done = NULL, progress_total = NULL
-       WHERE id = (
-         SELECT id FROM jobs INDEXED BY jobs_state
-         WHERE state IN ('queued', 'retry-wait') AND next_run_at <= @now
-           AND kind IN (SELECT value FROM json_each(@kinds))
-         ORDER BY priority DESC, next_run_at, id LIMIT 1)
-       RETURNING *`,
-      { owner, lease: leaseUntil, now, kinds: JSON.stringify(kinds) },
-    );
-    return row === undefined ? undefined : toJob(row);
+    return this.db.tx(() => {
+      let best: ClaimCandidate | undefined;
+      for (const kind of kinds) {
+        const head = this.db.get<ClaimCandidate>(
+          `SELECT id, priority, next_run_at FROM jobs INDEXED BY jobs_claim
+           WHERE kind = ? AND state IN ('queued', 'retry-wait') AND next_run_at <= ?
+           ORDER BY priority DESC, next_run_at, id LIMIT 1`,
+          kind,
+          now,
+        );
+        if (head !== undefined && (best === undefined || claimsBefore(head, best))) best = head;
+      }
+      if (best === undefined) return undefined;
+      const row = this.db.runGet<JobRow>(
+        `UPDATE jobs SET state = 'running', lease_owner = @owner, lease_expires_at = @lease, attempts = attempts + 1,
+           started_at = @now, updated_at = @now, progress_done = NULL, progress_total = NULL
+         WHERE id = @id RETURNING *`,
+        { owner, lease: leaseUntil, now, id: best.id },
+      );
+      return row === undefined ? undefined : toJob(row);
+    });
   }
 
   /**

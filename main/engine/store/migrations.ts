@@ -4,6 +4,7 @@
 import type Database from 'better-sqlite3';
 import { StoreError } from './store-error.ts';
 import { schemaV1 } from './schema-v1.ts';
+import { schemaV2 } from './schema-v2.ts';
 
 export interface Migration {
   version: number;
@@ -12,7 +13,10 @@ export interface Migration {
   up: string | ((db: Database.Database) => void);
 }
 
-export const migrations: readonly Migration[] = [{ version: 1, name: 'initial', up: schemaV1 }];
+export const migrations: readonly Migration[] = [
+  { version: 1, name: 'initial', up: schemaV1 },
+  { version: 2, name: 'jobs claim index', up: schemaV2 },
+];
 
 export function schemaVersion(db: Database.Database): number {
   return db.pragma('user_version', { simple: true }) as number;
