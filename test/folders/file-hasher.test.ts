@@ -14,7 +14,8 @@ import {
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { HasherPool } from '../../main/engine/folders/file-hasher.ts';
 import { sha256FileSync } from '../../main/engine/folders/sha256-file.ts';
-import { makeTempDir } from './fixtures.ts';
+import { classifyFile } from '../../main/engine/folders/file-classifier.ts';
+import { makeGif, makePng, makePngOfSize, makeSvg, makeTempDir } from './fixtures.ts';
 
 const sha256 = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
 
@@ -70,6 +71,45 @@ describe('HasherPool', () => {
     await expect(queued).rejects.toMatchObject({ code: 'HASHER_CLOSED' });
     await closing;
     await expect(pool.hash(path.join(dir, 'x'))).rejects.toMatchObject({ code: 'HASHER_CLOSED' });
+  });
+
+  it('judges the bytes it hashed for the area asked, the way classifyFile does', async () => {
+    pool = new HasherPool({ threads: 1, batchSize: 3 });
+    const png = makePng({ seed: 3 });
+    const cases: Array<[string, Buffer, 'library-upload' | 'logo']> = [
+      ['a.png', png, 'library-upload'],
+      ['gif.png', makeGif(), 'library-upload'],
+      ['cut.png', png.subarray(0, png.length - 20), 'library-upload'],
+      ['empty.png', Buffer.alloc(0), 'library-upload'],
+      ['big.png', makePngOfSize(10_000_001), 'library-upload'],
+      ['logo.svg', makeSvg(), 'logo'],
+      ['loose.svg', makeSvg(), 'library-upload'],
+    ];
+    for (const [name, content] of cases) await writeFile(path.join(dir, name), content);
+    const results = await Promise.all(
+      cases.map(([name, , area]) => pool!.hash(path.join(dir, name), area)),
+    );
+    for (const [i, [name, content, area]] of cases.entries()) {
+      const expected = await classifyFile(path.join(dir, name), area);
+      const { stat: _, ...verdict } = expected as Extract<typeof expected, { stat?: unknown }>;
+      expect(results[i], name).toMatchObject({
+        status: 'hashed',
+        sha256: sha256(content),
+        verdict,
+      });
+      expect(results[i], name).not.toHaveProperty('bytes');
+    }
+    expect(results.map((r) => (r.status === 'hashed' ? r.verdict?.status : r.status))).toEqual([
+      'accepted',
+      'skipped',
+      'skipped',
+      'skipped',
+      'skipped',
+      'accepted',
+      'skipped',
+    ]);
+    // Without an area: the hash only.
+    expect(await pool.hash(path.join(dir, 'a.png'))).not.toHaveProperty('verdict');
   });
 
   it('rejects a bad thread count with a clear error', () => {

@@ -313,7 +313,7 @@ export class FilePipeline {
       ) {
         return this.#apply({ ref, stat, sha256: known.sha256, verdict: { status: 'accepted' } });
       }
-      const hashed = await this.#hash(ref.absPath);
+      const hashed = await this.#hash(ref.absPath, area);
       if (this.closed) return 'closed';
       switch (hashed.status) {
         case 'changed':
@@ -342,6 +342,12 @@ export class FilePipeline {
       let verdict: Verdict;
       if (area === 'library-upload' && this.#deps.store.files.uploadOf(ref.brandId, sha256)) {
         verdict = { status: 'accepted' }; // these bytes were accepted and uploaded before
+      } else if (hashed.verdict !== undefined) {
+        // Judged by the hasher thread from the very bytes it hashed.
+        verdict =
+          hashed.verdict.status === 'accepted'
+            ? { status: 'accepted', mime: hashed.verdict.mime }
+            : { status: 'skipped', code: hashed.verdict.code, reason: hashed.verdict.reason };
       } else {
         const classified: Classification = await this.#classify.run(() =>
           classifyFile(ref.absPath, area),
@@ -452,14 +458,14 @@ export class FilePipeline {
     }
   }
 
-  async #hash(absPath: string) {
+  async #hash(absPath: string, judgeFor: UploadArea) {
     clearTimeout(this.#hasherIdle);
     this.#hasher ??= new HasherPool(
       this.#hasherThreads === undefined ? {} : { threads: this.#hasherThreads },
     );
     this.#hashing++;
     try {
-      return await this.#hasher.hash(absPath);
+      return await this.#hasher.hash(absPath, judgeFor);
     } catch (error) {
       // A crashed thread: its files are not lost, they are hashed again.
       if (this.closed) return { status: 'gone' as const };

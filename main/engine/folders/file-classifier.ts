@@ -135,6 +135,13 @@ export async function classifyBytes(bytes: Uint8Array, area: UploadArea): Promis
   return skip('UNSUPPORTED_FORMAT', `${name} is not accepted: ${acceptedFormats(area)}`);
 }
 
+/** The verdict a file's size alone gives (empty, over the limit), if any. */
+export function verdictBySize(size: number): Verdict | undefined {
+  if (size === 0) return EMPTY;
+  if (size > MAX_UPLOAD_BYTES) return tooLarge(size);
+  return undefined;
+}
+
 /** Reads and classifies one file; its stat is the one its bytes were read under. */
 export async function classifyFile(absPath: string, area: UploadArea): Promise<Classification> {
   let handle;

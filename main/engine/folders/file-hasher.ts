@@ -7,10 +7,11 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { FolderError } from './folder-errors.ts';
-import type { HashRequest, HashResponse } from './hash-worker.ts';
-import type { HashResult } from './sha256-file.ts';
+import type { UploadArea } from './file-classifier.ts';
+import type { HashRequest, HashResponse, HashWithVerdict } from './hash-worker.ts';
 
 export type { HashResult } from './sha256-file.ts';
+export type { HashWithVerdict } from './hash-worker.ts';
 
 // Same extension as this module: .ts when run from source, .js once built.
 const WORKER_URL = new URL(
@@ -31,7 +32,8 @@ export interface HasherPoolOptions {
 
 interface Job {
   absPath: string;
-  resolve: (r: HashResult) => void;
+  area: UploadArea | null;
+  resolve: (r: HashWithVerdict) => void;
   reject: (e: Error) => void;
 }
 
@@ -63,13 +65,16 @@ export class HasherPool {
     this.#batchSize = opts.batchSize ?? 32;
   }
 
-  /** Hashes one file; resolves with its outcome (failures are values, not rejections). */
-  hash(absPath: string): Promise<HashResult> {
+  /**
+   * Hashes one file; resolves with its outcome (failures are values, not rejections).
+   * With `judgeFor`, the file's bytes are also judged for that area (`verdict`).
+   */
+  hash(absPath: string, judgeFor?: UploadArea): Promise<HashWithVerdict> {
     if (this.#closed) {
       return Promise.reject(new FolderError('HASHER_CLOSED', 'The hasher pool is closed'));
     }
     return new Promise((resolve, reject) => {
-      this.#queue.push({ absPath, resolve, reject });
+      this.#queue.push({ absPath, area: judgeFor ?? null, resolve, reject });
       if (!this.#flushScheduled) {
         // Gather the paths asked for in this tick before cutting batches.
         this.#flushScheduled = true;
@@ -102,7 +107,11 @@ export class HasherPool {
         const id = this.#nextId++;
         slot.inFlight.set(id, batch);
         slot.worker.ref();
-        const request: HashRequest = { id, paths: batch.map((j) => j.absPath) };
+        const request: HashRequest = {
+          id,
+          paths: batch.map((j) => j.absPath),
+          ...(batch.some((j) => j.area !== null) ? { areas: batch.map((j) => j.area) } : {}),
+        };
         slot.worker.postMessage(request);
       }
     }

@@ -8,7 +8,8 @@ import { ioFailure } from './folder-errors.ts';
 import { READ_FLAGS, sameFileStat, toFileStat, type FileStat } from './file-stat.ts';
 
 export type HashResult =
-  | { status: 'hashed'; sha256: string; stat: FileStat }
+  /** `bytes`: the whole file, when the caller asked to keep files up to its size. */
+  | { status: 'hashed'; sha256: string; stat: FileStat; bytes?: Buffer }
   // Written to or replaced while it was read: take it again once it is stable.
   | { status: 'changed'; reason: string }
   | { status: 'gone' }
@@ -27,13 +28,16 @@ function fromIoError(error: unknown): HashResult {
 }
 
 /**
- * sha256 of the file at `absPath`, read through `buffer` (big reads: fewer syscalls).
+ * sha256 of the file at `absPath`, read through `buffer` (big reads: fewer syscalls), or
+ * into a buffer of its own that comes back with the hash when the file is at most
+ * `keepUpTo` bytes (so that its bytes can be judged without reading them again).
  * `afterRead` runs after each read: tests use it to change the file mid-hash.
  */
 export function sha256FileSync(
   absPath: string,
   buffer: Buffer,
   afterRead?: (position: number) => void,
+  keepUpTo?: number,
 ): HashResult {
   let fd: number;
   try {
@@ -46,15 +50,21 @@ export function sha256FileSync(
     if (!opened.isFile()) return { status: 'not-a-file' };
     const before = toFileStat(opened);
     const hash = createHash('sha256');
+    const kept =
+      keepUpTo !== undefined && before.size <= keepUpTo ? Buffer.allocUnsafe(before.size) : null;
     let position = 0;
     // Read exactly the size seen at open: growth shows up in the second stat.
     while (position < before.size) {
-      const n = readSync(fd, buffer, 0, Math.min(buffer.length, before.size - position), position);
+      const n =
+        kept === null
+          ? readSync(fd, buffer, 0, Math.min(buffer.length, before.size - position), position)
+          : readSync(fd, kept, position, before.size - position, position);
       if (n === 0) break;
-      hash.update(n === buffer.length ? buffer : buffer.subarray(0, n));
+      if (kept === null) hash.update(n === buffer.length ? buffer : buffer.subarray(0, n));
       position += n;
       afterRead?.(position);
     }
+    if (kept !== null) hash.update(kept.subarray(0, position));
     const after = toFileStat(fstatSync(fd));
     const atPath = statSync(absPath, { throwIfNoEntry: false });
     if (position !== before.size || !sameFileStat(before, after)) {
@@ -63,7 +73,10 @@ export function sha256FileSync(
     if (atPath === undefined || !sameFileStat(after, toFileStat(atPath))) {
       return { status: 'changed', reason: 'The file was replaced while it was hashed' };
     }
-    return { status: 'hashed', sha256: hash.digest('hex'), stat: before };
+    const sha256 = hash.digest('hex');
+    return kept === null
+      ? { status: 'hashed', sha256, stat: before }
+      : { status: 'hashed', sha256, stat: before, bytes: kept };
   } catch (error) {
     return fromIoError(error);
   } finally {
