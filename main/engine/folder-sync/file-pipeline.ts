@@ -17,7 +17,7 @@ import { HasherPool } from '../folders/file-hasher.ts';
 import { type FileStat, sameFileStat, toFileStat } from '../folders/file-stat.ts';
 import { errnoCode, ioFailure } from '../folders/folder-errors.ts';
 import { areaOf } from '../folders/folder-layout.ts';
-import { type StabilityOutcome, StabilityTracker } from '../folders/stability.ts';
+import { probeRead, type StabilityOutcome, StabilityTracker } from '../folders/stability.ts';
 import type { JobQueue } from '../queue/index.ts';
 import type { LocalFile, Store } from '../store/index.ts';
 import { pathKey } from '../store/index.ts';
@@ -157,6 +157,9 @@ export class FilePipeline {
       },
       onLocked: (absPath, _attempt, retryInMs, reason) =>
         this.#onLocked(absPath, retryInMs, reason),
+      // No read probe here: the hasher thread opens and reads the file next, and says
+      // itself when it is locked or unreadable (one open per file instead of two).
+      probeRead: async () => {},
     });
   }
 
@@ -288,6 +291,7 @@ export class FilePipeline {
       return 'unchanged';
     }
     let stat = look.stat;
+    let locked = 0; // times the file was found held by another program
     if (!this.#isQuiet(stat)) this.#markWaiting(ref, stat);
     const area = areaOf(ref.relPath) as UploadArea;
     for (;;) {
@@ -303,7 +307,8 @@ export class FilePipeline {
         });
       }
       stat = settled.stat;
-      // Left unfinished by an earlier run, unchanged since it was hashed: the hash holds.
+      // Left unfinished by an earlier run, unchanged since it was hashed: the hash holds,
+      // once the file can still be read (no hasher reads it this time).
       const known = this.#deps.store.files.getByPath(ref.brandId, ref.relPath);
       if (
         known?.sha256 &&
@@ -311,7 +316,24 @@ export class FilePipeline {
         (isPending(known) || willRetry(known)) &&
         matchesRow(known, stat)
       ) {
-        return this.#apply({ ref, stat, sha256: known.sha256, verdict: { status: 'accepted' } });
+        const failure = await probeRead(ref.absPath).then(
+          () => null,
+          (error: unknown) => ioFailure(error),
+        );
+        if (failure === null) {
+          return this.#apply({ ref, stat, sha256: known.sha256, verdict: { status: 'accepted' } });
+        }
+        if (failure.kind === 'gone') return this.gone(ref);
+        if (failure.kind === 'locked') {
+          await this.#waitLocked(ref, ++locked, failure.reason);
+          continue;
+        }
+        return this.#apply({
+          ref,
+          stat,
+          sha256: null,
+          verdict: { status: 'skipped', code: UNREADABLE, reason: failure.reason },
+        });
       }
       const hashed = await this.#hash(ref.absPath, area);
       if (this.closed) return 'closed';
@@ -319,7 +341,7 @@ export class FilePipeline {
         case 'changed':
           continue;
         case 'locked':
-          await this.#sleep(this.#lockedBackoff.initialMs);
+          await this.#waitLocked(ref, ++locked, hashed.reason);
           continue;
         case 'gone':
           return this.gone(ref);
@@ -356,7 +378,7 @@ export class FilePipeline {
         if (classified.status === 'changed') continue;
         if (classified.status === 'gone') return this.gone(ref);
         if (classified.status === 'locked') {
-          await this.#sleep(this.#lockedBackoff.initialMs);
+          await this.#waitLocked(ref, ++locked, classified.reason);
           continue;
         }
         if (classified.stat !== undefined && !sameFileStat(classified.stat, stat)) {
@@ -444,6 +466,14 @@ export class FilePipeline {
       });
       this.#tracker.observe(absPath, stat);
     });
+  }
+
+  /** A file held by another program: shown as waiting, tried again after a growing delay. */
+  async #waitLocked(ref: FileRef, attempt: number, reason: string): Promise<void> {
+    const { initialMs, maxMs } = this.#lockedBackoff;
+    const delay = Math.min(maxMs, initialMs * 2 ** (attempt - 1));
+    this.#onLocked(ref.absPath, delay, reason);
+    await this.#sleep(delay);
   }
 
   #onLocked(absPath: string, retryInMs: number, reason: string): void {
