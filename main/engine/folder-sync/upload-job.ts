@@ -3,7 +3,8 @@
 // send that the file is still the one that was hashed: a file changed meanwhile goes back
 // through the pipeline and is never recorded with a stale hash. When the job is done, every
 // file waiting for those bytes becomes uploaded in the same transaction.
-import { type FileHandle, open, stat as fsStat } from 'node:fs/promises';
+import { closeSync, fstatSync, openSync, readSync, statSync } from 'node:fs';
+import { open } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import { isApiError } from '../api/index.ts';
@@ -203,7 +204,7 @@ async function runUpload(
       );
     } catch (error) {
       progress.stop();
-      const after = await statOf(absPath);
+      const after = statOf(absPath);
       const fileChanged =
         after === null ||
         !sameFileStat(before, after) ||
@@ -224,7 +225,7 @@ async function runUpload(
       throw error;
     }
     progress.stop();
-    const after = await statOf(absPath);
+    const after = statOf(absPath);
     if (after === null || !sameFileStat(before, after)) {
       // Written to during the send: the bytes sent may not be the ones hashed. Not recorded;
       // the file goes through the pipeline again (the service answers "existing" for bytes
@@ -267,47 +268,75 @@ async function readSource(
     linkedFolder === null
       ? null
       : path.join(deps.brandDirs.dirPath(linkedFolder), ...source.relPath.split('/'));
-  let handle: FileHandle | undefined;
-  let absPath = direct;
+  const first = direct === null ? GONE : await readChecked(direct, source);
+  if (first.status !== 'gone') return first;
+  // Where the folder is now (renamed while the app was closed: linked again by its marker).
+  const folder = await deps.brandDirs.currentFolder(source.brandId);
+  if (folder === null) return { status: 'no-folder' };
+  const absPath = await deps.brandDirs.locate(folder, source.relPath);
+  if (absPath === null || absPath === direct) return { status: 'changed' };
+  const again = await readChecked(absPath, source);
+  return again.status === 'gone' ? { status: 'changed' } : again;
+}
+
+const GONE = { status: 'gone' } as const;
+
+// Files up to this size are read with synchronous calls: on a busy machine each
+// thread-pool round trip of an async call (open, stat, read, close) costs more than
+// reading 2 MiB from the page cache; larger files go through the thread pool, so the
+// event loop never waits long.
+const SYNC_READ_MAX = 2 * 1024 * 1024;
+
+/** The file's bytes if its stat (taken on the open file) still matches the row. */
+async function readChecked(absPath: string, source: LocalFile): Promise<SourceRead | typeof GONE> {
   try {
-    handle = direct === null ? undefined : await open(direct, READ_FLAGS);
+    const read =
+      source.size <= SYNC_READ_MAX ? readWholeSync(absPath) : await readWholeAsync(absPath);
+    if (read === null || !matchesRow(source, read.stat)) return { status: 'changed' };
+    return { status: 'read', absPath, stat: read.stat, content: read.content };
   } catch (error) {
     const failure = ioFailure(error);
-    if (failure.kind === 'locked') return { status: 'locked', reason: failure.reason };
-    if (failure.kind !== 'gone') return { status: 'changed' };
-  }
-  if (handle === undefined) {
-    // Where the folder is now (renamed while the app was closed: linked again by its marker).
-    const folder = await deps.brandDirs.currentFolder(source.brandId);
-    if (folder === null) return { status: 'no-folder' };
-    absPath = await deps.brandDirs.locate(folder, source.relPath);
-    if (absPath === null || absPath === direct) return { status: 'changed' };
-    try {
-      handle = await open(absPath, READ_FLAGS);
-    } catch (error) {
-      const failure = ioFailure(error);
-      return failure.kind === 'locked'
-        ? { status: 'locked', reason: failure.reason }
-        : { status: 'changed' };
-    }
-  }
-  try {
-    const s = await handle.stat();
-    const stat = toFileStat(s);
-    if (!s.isFile() || !matchesRow(source, stat)) return { status: 'changed' };
-    const content = Buffer.allocUnsafe(stat.size);
-    let filled = 0;
-    while (filled < content.length) {
-      const { bytesRead } = await handle.read(content, filled, content.length - filled, filled);
-      if (bytesRead === 0) return { status: 'changed' }; // shorter than its stat: being rewritten
-      filled += bytesRead;
-    }
-    return { status: 'read', absPath: absPath as string, stat, content };
-  } catch (error) {
-    const failure = ioFailure(error);
+    if (failure.kind === 'gone') return GONE;
     return failure.kind === 'locked'
       ? { status: 'locked', reason: failure.reason }
       : { status: 'changed' };
+  }
+}
+
+type WholeRead = { stat: FileStat; content: Buffer } | null;
+
+/** null: not a regular file, or shorter than its stat (being rewritten). */
+function readWholeSync(absPath: string): WholeRead {
+  const fd = openSync(absPath, READ_FLAGS);
+  try {
+    const s = fstatSync(fd);
+    if (!s.isFile()) return null;
+    const content = Buffer.allocUnsafe(s.size);
+    let filled = 0;
+    while (filled < content.length) {
+      const n = readSync(fd, content, filled, content.length - filled, filled);
+      if (n === 0) return null;
+      filled += n;
+    }
+    return { stat: toFileStat(s), content };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+async function readWholeAsync(absPath: string): Promise<WholeRead> {
+  const handle = await open(absPath, READ_FLAGS);
+  try {
+    const s = await handle.stat();
+    if (!s.isFile()) return null;
+    const content = Buffer.allocUnsafe(s.size);
+    let filled = 0;
+    while (filled < content.length) {
+      const { bytesRead } = await handle.read(content, filled, content.length - filled, filled);
+      if (bytesRead === 0) return null;
+      filled += bytesRead;
+    }
+    return { stat: toFileStat(s), content };
   } finally {
     await handle.close().catch(() => {});
   }
@@ -329,10 +358,11 @@ function signature(row: LocalFile): string {
   return `${row.size}:${row.mtimeMs}:${row.inode ?? ''}`;
 }
 
-async function statOf(absPath: string): Promise<FileStat | null> {
+/** The file's stat now, or null when it is gone or not a file (a metadata call: sync). */
+function statOf(absPath: string): FileStat | null {
   try {
-    const s = await fsStat(absPath);
-    return s.isFile() ? toFileStat(s) : null;
+    const s = statSync(absPath, { throwIfNoEntry: false });
+    return s?.isFile() ? toFileStat(s) : null;
   } catch {
     return null;
   }
