@@ -576,9 +576,11 @@ export class JobQueue {
     }
     run.cancelLease();
     if (outcome.ok && run.abortReason !== 'lease-lost') {
-      // Recorded by the next pump, with the claim of the next job, in one commit.
+      // Recorded by the next pump, with the claim of the next job, in one commit. That
+      // pump waits for the I/O callbacks of this turn of the event loop: answers that
+      // arrived together are recorded together.
       this.doneRuns.push({ run, result: outcome.result });
-      this.schedulePump();
+      if (this.doneRuns.length === 1) setImmediate(() => this.schedulePump());
       return;
     }
     this.settle(run, outcome);
