@@ -392,17 +392,21 @@ export class JobQueue {
       }
       return true;
     };
+    const freeKinds = (): string[] => {
+      const free: string[] = [];
+      for (const [kind, registered] of this.kinds) {
+        if (busyOf(kind) >= registered.concurrency) continue;
+        const mark = this.nothingDueUntil.get(kind);
+        if (mark === undefined || mark.until <= now) free.push(kind);
+        // A timer may fire a little before the time it was set for: wake again then.
+        else if (mark.due)
+          wakeAt = wakeAt === undefined ? mark.until : Math.min(wakeAt, mark.until);
+      }
+      return free;
+    };
     const claim = (): void => {
       while (claimable() && busy() < this.maxConcurrency) {
-        const free: string[] = [];
-        for (const [kind, registered] of this.kinds) {
-          if (busyOf(kind) >= registered.concurrency) continue;
-          const mark = this.nothingDueUntil.get(kind);
-          if (mark === undefined || mark.until <= now) free.push(kind);
-          // A timer may fire a little before the time it was set for: wake again then.
-          else if (mark.due)
-            wakeAt = wakeAt === undefined ? mark.until : Math.min(wakeAt, mark.until);
-        }
+        const free = freeKinds();
         if (free.length === 0) return;
         const probe = this.conditions.size > 0;
         const job = this.store.jobs.claimNext(
@@ -431,8 +435,12 @@ export class JobQueue {
     // commit. Bookkeeping commits skip the fsync (see Db.relaxed): a power cut can only undo
     // them, which makes a job run again, as after a crash. Facts a handler remembers
     // before a request leaves are committed with fsync, and that commit carries these.
+    // Nothing to record and no slot a job could take: no transaction at all.
+    const idle =
+      this.doneRuns.length === 0 &&
+      !(claimable() && busy() < this.maxConcurrency && freeKinds().length > 0);
     try {
-      this.recordDone(claimed, claim);
+      if (!idle) this.recordDone(claimed, claim);
     } catch (error) {
       this.reportStoreFailure(error);
       claimed.length = 0;
