@@ -291,8 +291,10 @@ const SYNC_READ_MAX = 2 * 1024 * 1024;
 async function readChecked(absPath: string, source: LocalFile): Promise<SourceRead | typeof GONE> {
   try {
     const read =
-      source.size <= SYNC_READ_MAX ? readWholeSync(absPath) : await readWholeAsync(absPath);
-    if (read === null || !matchesRow(source, read.stat)) return { status: 'changed' };
+      source.size <= SYNC_READ_MAX
+        ? readWholeSync(absPath, source)
+        : await readWholeAsync(absPath, source);
+    if (read === null) return { status: 'changed' };
     return { status: 'read', absPath, stat: read.stat, content: read.content };
   } catch (error) {
     const failure = ioFailure(error);
@@ -305,12 +307,15 @@ async function readChecked(absPath: string, source: LocalFile): Promise<SourceRe
 
 type WholeRead = { stat: FileStat; content: Buffer } | null;
 
-/** null: not a regular file, or shorter than its stat (being rewritten). */
-function readWholeSync(absPath: string): WholeRead {
+/**
+ * null: not a regular file, not the file of the row any more (checked before anything is
+ * read: a file replaced by a huge one is not loaded), or shorter than its stat.
+ */
+function readWholeSync(absPath: string, source: LocalFile): WholeRead {
   const fd = openSync(absPath, READ_FLAGS);
   try {
     const s = fstatSync(fd);
-    if (!s.isFile()) return null;
+    if (!s.isFile() || !matchesRow(source, toFileStat(s))) return null;
     const content = Buffer.allocUnsafe(s.size);
     let filled = 0;
     while (filled < content.length) {
@@ -324,11 +329,11 @@ function readWholeSync(absPath: string): WholeRead {
   }
 }
 
-async function readWholeAsync(absPath: string): Promise<WholeRead> {
+async function readWholeAsync(absPath: string, source: LocalFile): Promise<WholeRead> {
   const handle = await open(absPath, READ_FLAGS);
   try {
     const s = await handle.stat();
-    if (!s.isFile()) return null;
+    if (!s.isFile() || !matchesRow(source, toFileStat(s))) return null;
     const content = Buffer.allocUnsafe(s.size);
     let filled = 0;
     while (filled < content.length) {
