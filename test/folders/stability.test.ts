@@ -151,6 +151,34 @@ describe('StabilityTracker (injected clock and stat)', () => {
     expect(outcomes).toMatchObject([{ status: 'stable', stat: { size: 6 } }]);
   });
 
+  it('with trustFreshKnown, a quiet stat the caller just took is the check; an old one is not', async () => {
+    tracker.close();
+    tracker = new StabilityTracker({
+      windowMs: 1000,
+      clock,
+      stat: fs.stat,
+      probeRead: fs.probeRead,
+      trustFreshKnown: true,
+      onSettled: (o) => outcomes.push(o),
+    });
+    fs.write('/fresh.png', 5);
+    fs.write('/later.png', 5);
+    await clock.advance(60_000);
+    tracker.observe('/fresh.png', fs.files.get('/fresh.png')!);
+    await clock.advance(0);
+    expect(outcomes).toMatchObject([{ status: 'stable', absPath: '/fresh.png' }]);
+    expect(fs.statCalls).toBe(0);
+    // A file that was still being written when looked at: its check, later, stats again.
+    fs.write('/later.png', 6);
+    tracker.observe('/later.png', fs.files.get('/later.png')!);
+    await clock.advance(1000);
+    expect(outcomes).toMatchObject([
+      { absPath: '/fresh.png' },
+      { status: 'stable', absPath: '/later.png', stat: { size: 6 } },
+    ]);
+    expect(fs.statCalls).toBe(1);
+  });
+
   it('retries a locked file with a growing backoff and never gives up on it', async () => {
     fs.write('/l.png', 5);
     await clock.advance(5000);

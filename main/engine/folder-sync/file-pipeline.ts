@@ -160,6 +160,9 @@ export class FilePipeline {
       // No read probe here: the hasher thread opens and reads the file next, and says
       // itself when it is locked or unreadable (one open per file instead of two).
       probeRead: async () => {},
+      // The stat #look just took is the first check's: the hasher's stat is compared with
+      // it before anything is recorded.
+      trustFreshKnown: true,
     });
   }
 

@@ -58,6 +58,12 @@ export interface StabilityOptions {
   clock?: Clock;
   stat?: StatFn;
   probeRead?: ProbeReadFn;
+  /**
+   * Let a stat passed to observe() moments ago stand in for the first check's own stat.
+   * Only for a caller that compares the file's stat again when it reads it (the pipeline:
+   * the hasher's stat), since a write between the two stats is then caught there.
+   */
+  trustFreshKnown?: boolean;
 }
 
 export const DEFAULT_STABILITY_WINDOW_MS = 1500;
@@ -75,7 +81,12 @@ interface Pending {
   deferredAt: number | undefined;
   /** An event arrived during a check: its result may be out of date. */
   recheck: boolean;
+  /** When `last` came from the caller (observe's `known`), for its first check. */
+  knownAt: number | undefined;
 }
+
+// A stat the caller took this recently stands in for the first check's own stat.
+const FRESH_KNOWN_MS = 100;
 
 interface Due {
   at: number;
@@ -146,6 +157,7 @@ export class StabilityTracker {
       clock: systemClock,
       stat: statFile,
       probeRead,
+      trustFreshKnown: false,
       ...opts,
     };
     if (!(this.#opts.windowMs >= 0)) {
@@ -183,6 +195,7 @@ export class StabilityTracker {
       checking: false,
       deferredAt: undefined,
       recheck: false,
+      knownAt: known ? now : undefined,
     };
     this.#pending.set(absPath, p);
     this.#schedule(p, known ? p.quietSince + this.#opts.windowMs : now);
@@ -254,10 +267,23 @@ export class StabilityTracker {
   async #judge(p: Pending): Promise<void> {
     const { clock, windowMs } = this.#opts;
     let observed;
-    try {
-      observed = await this.#opts.stat(p.absPath);
-    } catch (error) {
-      return this.#failed(p, error, null);
+    const knownAt = p.knownAt;
+    p.knownAt = undefined;
+    if (
+      this.#opts.trustFreshKnown &&
+      p.last !== undefined &&
+      knownAt !== undefined &&
+      clock.now() - knownAt <= FRESH_KNOWN_MS
+    ) {
+      // Quiet already when the caller looked, moments ago (the start-up scan's thousands
+      // of old files): that stat is the check. The reader compares stats again anyway.
+      observed = { isFile: true, stat: p.last };
+    } else {
+      try {
+        observed = await this.#opts.stat(p.absPath);
+      } catch (error) {
+        return this.#failed(p, error, null);
+      }
     }
     if (!observed.isFile) return this.#settle(p, { status: 'gone', absPath: p.absPath });
     const now = clock.now();
