@@ -28,6 +28,11 @@ export interface HasherPoolOptions {
   threads?: number;
   /** Most paths in one message to a thread. */
   batchSize?: number;
+  /**
+   * A thread with nothing to hash for this long is stopped (each is a V8 isolate of its own,
+   * several MB); the next file starts one again, which costs tens of ms.
+   */
+  idleThreadMs?: number;
 }
 
 interface Job {
@@ -40,15 +45,20 @@ interface Job {
 interface Slot {
   worker: Worker;
   inFlight: Map<number, Job[]>;
+  idleTimer: NodeJS.Timeout | undefined;
+  /** Stopped for being idle: its exit is no failure. */
+  retired: boolean;
 }
 
 // Two batches per thread: one being hashed, one waiting, so a thread never idles on a
 // round trip to the main thread.
 const BATCHES_IN_FLIGHT = 2;
+const DEFAULT_IDLE_THREAD_MS = 2000;
 
 export class HasherPool {
   readonly threads: number;
   readonly #batchSize: number;
+  readonly #idleThreadMs: number;
   #queue: Job[] = [];
   #head = 0;
   readonly #slots: Slot[] = [];
@@ -63,6 +73,7 @@ export class HasherPool {
     }
     this.threads = threads;
     this.#batchSize = opts.batchSize ?? 32;
+    this.#idleThreadMs = opts.idleThreadMs ?? DEFAULT_IDLE_THREAD_MS;
   }
 
   /**
@@ -90,6 +101,11 @@ export class HasherPool {
     return this.#queue.length - this.#head;
   }
 
+  /** Hasher threads started and not stopped. */
+  get runningThreads(): number {
+    return this.#slots.length;
+  }
+
   #flush(): void {
     // One thread for a trickle of files; another only once the queue outgrows the ones
     // running (a thread costs tens of ms to start, more on a busy machine).
@@ -106,6 +122,7 @@ export class HasherPool {
         this.#head += batch.length;
         const id = this.#nextId++;
         slot.inFlight.set(id, batch);
+        clearTimeout(slot.idleTimer);
         slot.worker.ref();
         const request: HashRequest = {
           id,
@@ -115,14 +132,23 @@ export class HasherPool {
         slot.worker.postMessage(request);
       }
     }
-    if (this.#head > 1024 && this.#head * 2 > this.#queue.length) {
+    // Jobs handed to a thread are not kept here (their paths and callbacks add up).
+    if (this.#head === this.#queue.length) {
+      this.#queue = [];
+      this.#head = 0;
+    } else if (this.#head > 1024 && this.#head * 2 > this.#queue.length) {
       this.#queue = this.#queue.slice(this.#head);
       this.#head = 0;
     }
   }
 
   #spawn(): Slot {
-    const slot: Slot = { worker: new Worker(WORKER_URL), inFlight: new Map() };
+    const slot: Slot = {
+      worker: new Worker(WORKER_URL),
+      inFlight: new Map(),
+      idleTimer: undefined,
+      retired: false,
+    };
     slot.worker.on('message', (response: HashResponse) => {
       const batch = slot.inFlight.get(response.id);
       slot.inFlight.delete(response.id);
@@ -134,8 +160,10 @@ export class HasherPool {
       // An idle pool must not keep the process alive.
       if (slot.inFlight.size === 0) slot.worker.unref();
       this.#flush();
+      if (slot.inFlight.size === 0) this.#retireWhenIdle(slot);
     });
     const fail = (error: Error) => {
+      if (slot.retired) return;
       const index = this.#slots.indexOf(slot);
       if (index !== -1) this.#slots.splice(index, 1);
       for (const batch of slot.inFlight.values()) {
@@ -156,6 +184,17 @@ export class HasherPool {
     return slot;
   }
 
+  #retireWhenIdle(slot: Slot): void {
+    clearTimeout(slot.idleTimer);
+    slot.idleTimer = setTimeout(() => {
+      if (slot.inFlight.size > 0 || this.#closed) return;
+      slot.retired = true;
+      this.#slots.splice(this.#slots.indexOf(slot), 1);
+      void slot.worker.terminate();
+    }, this.#idleThreadMs);
+    slot.idleTimer.unref();
+  }
+
   /** Lets the hashes under way finish, refuses queued ones, and stops the threads. */
   async close(): Promise<void> {
     if (this.#closed) return;
@@ -167,6 +206,7 @@ export class HasherPool {
     this.#head = 0;
     await Promise.all(
       this.#slots.map(async (slot) => {
+        clearTimeout(slot.idleTimer);
         while (slot.inFlight.size > 0) {
           await new Promise((resolve) => {
             slot.worker.once('message', resolve);

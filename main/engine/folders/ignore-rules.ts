@@ -1,9 +1,9 @@
 // What is never uploaded: temp and system files (PRODUCT.md lists them), the engine's own
 // files, and the patterns of a brand's `.brandsyncignore` (gitignore syntax, matched by
 // the `ignore` package so that it behaves as users know it from git).
-import ignore, { type Ignore } from 'ignore';
 import { open } from 'node:fs/promises';
 import path from 'node:path';
+import { BoundedIgnore } from './bounded-ignore.ts';
 import { errnoCode } from './folder-errors.ts';
 import { ENGINE_TEMP_PREFIX, IGNORE_FILE } from './folder-layout.ts';
 
@@ -50,7 +50,7 @@ export const BUILT_IN_IGNORE_PATTERNS: readonly string[] = [
 
 const MAX_IGNORE_FILE_BYTES = 1024 * 1024;
 
-const builtIn: Ignore = ignore({ ignorecase: true }).add(BUILT_IN_IGNORE_PATTERNS);
+const builtIn = new BoundedIgnore(BUILT_IN_IGNORE_PATTERNS, { ignorecase: true });
 
 function asIgnorePath(relPath: string, isDir: boolean): string {
   return isDir ? `${relPath}/` : relPath;
@@ -86,7 +86,7 @@ export type IgnoreFileStatus =
 export class BrandIgnoreRules {
   readonly brandDirAbs: string;
   readonly #caseInsensitive: boolean;
-  #user: Ignore | null = null;
+  #user: BoundedIgnore | null = null;
   #status: IgnoreFileStatus = { state: 'none' };
 
   constructor(brandDirAbs: string, opts: { caseInsensitive: boolean }) {
@@ -127,12 +127,12 @@ export class BrandIgnoreRules {
       });
     }
     const lines = text.replace(/^\uFEFF/, '').split(/\r?\n/);
-    const user = ignore({ ignorecase: this.#caseInsensitive }).add(lines);
+    const user = new BoundedIgnore(lines, { ignorecase: this.#caseInsensitive });
     const patterns = lines.filter((l) => l.trim() !== '' && !l.startsWith('#')).length;
     return this.#set(user, { state: 'loaded', patterns });
   }
 
-  #set(user: Ignore | null, status: IgnoreFileStatus): IgnoreFileStatus {
+  #set(user: BoundedIgnore | null, status: IgnoreFileStatus): IgnoreFileStatus {
     this.#user = user;
     this.#status = status;
     return status;

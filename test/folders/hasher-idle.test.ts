@@ -1,0 +1,52 @@
+// A hasher thread is a V8 isolate of its own: one with nothing to hash stops, and the next
+// file starts one again.
+import { createHash } from 'node:crypto';
+import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterEach, expect, test, vi } from 'vitest';
+import { HasherPool } from '../../main/engine/folders/file-hasher.ts';
+import { makeTempDir } from './fixtures.ts';
+
+let pool: HasherPool | undefined;
+let cleanup: (() => Promise<void>) | undefined;
+afterEach(async () => {
+  await pool?.close();
+  await cleanup?.();
+});
+
+test('an idle hasher thread stops, and the next file starts one again', async () => {
+  const temp = await makeTempDir();
+  cleanup = temp.cleanup;
+  const file = path.join(temp.dir, 'a.bin');
+  await writeFile(file, 'first');
+  pool = new HasherPool({ threads: 1, idleThreadMs: 20 });
+
+  expect(await pool.hash(file)).toMatchObject({ status: 'hashed' });
+  expect(pool.runningThreads).toBe(1);
+  await vi.waitFor(() => expect(pool?.runningThreads).toBe(0), { timeout: 10_000 });
+
+  await writeFile(file, 'second');
+  const again = await pool.hash(file);
+  expect(again).toMatchObject({
+    status: 'hashed',
+    sha256: createHash('sha256').update('second').digest('hex'),
+  });
+});
+
+test('threads stopped as soon as they idle still hash every file, in waves', async () => {
+  const temp = await makeTempDir();
+  cleanup = temp.cleanup;
+  pool = new HasherPool({ threads: 2, batchSize: 2, idleThreadMs: 0 });
+  const files = await Promise.all(
+    Array.from({ length: 40 }, async (_, i) => {
+      const file = path.join(temp.dir, `f${i}.bin`);
+      await writeFile(file, `content ${i}`);
+      return file;
+    }),
+  );
+  for (const wave of [files.slice(0, 20), files.slice(20)]) {
+    const results = await Promise.all(wave.map((f) => pool!.hash(f)));
+    expect(results.map((r) => r.status)).toEqual(wave.map(() => 'hashed'));
+    await vi.waitFor(() => expect(pool?.runningThreads).toBe(0), { timeout: 10_000 });
+  }
+});
