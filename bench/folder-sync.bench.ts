@@ -6,9 +6,12 @@
 //      posting the same files (target: at least 0.8 times as fast);
 //   3. idle CPU and RSS of `brand-sync run` watching 10,000 and 100,000 files for 60 s
 //      (targets: under 0.2% of one core and 100 MB at 10,000; 0.5% and 250 MB at 100,000).
+//      The bin runs as it would installed: from a build of the current sources, compiled
+//      into a temp dir here and stamped (bin/verified-build.js; the bin refuses a stale one).
 // Knobs for a quick check of the bench itself: FOLDER_SYNC_BENCH_FILES (1000),
 // FOLDER_SYNC_BENCH_IDLE (10000,100000), FOLDER_SYNC_BENCH_IDLE_S (60),
-// FOLDER_SYNC_BENCH_PARTS (latency,throughput,idle).
+// FOLDER_SYNC_BENCH_PARTS (latency,throughput,idle), FOLDER_SYNC_BENCH_IDLE_FROM (build, or
+// sources: the bin straight on the TypeScript sources).
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomFillSync } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -31,6 +34,7 @@ const KEY = 'sk-bench-folder-sync-000000';
 const FILES = Number(process.env.FOLDER_SYNC_BENCH_FILES ?? 1000);
 const IDLE_SIZES = (process.env.FOLDER_SYNC_BENCH_IDLE ?? '10000,100000').split(',').map(Number);
 const IDLE_SECONDS = Number(process.env.FOLDER_SYNC_BENCH_IDLE_S ?? 60);
+const IDLE_FROM = process.env.FOLDER_SYNC_BENCH_IDLE_FROM ?? 'build';
 const PARTS = new Set(
   (process.env.FOLDER_SYNC_BENCH_PARTS ?? 'latency,throughput,idle').split(','),
 );
@@ -345,7 +349,18 @@ function procStat(pid: number): { cpuTicks: number; rssKiB: number; hwmKiB: numb
   return { cpuTicks, rssKiB: kib('VmRSS'), hwmKiB: kib('VmHWM') };
 }
 
-async function idle(work: string, count: number): Promise<Figures> {
+/** Compiles the current sources into `dir` and stamps the build, as `npm run build` does. */
+function buildInto(dir: string): string {
+  const run = spawnSync(
+    process.execPath,
+    [path.join(here, '..', 'bin', 'verified-build.js'), 'build', dir],
+    { stdio: ['ignore', 'ignore', 'inherit'] },
+  );
+  if (run.status !== 0) throw new Error(`the build failed (exit ${run.status ?? run.signal})`);
+  return dir;
+}
+
+async function idle(work: string, count: number, buildDir: string | null): Promise<Figures> {
   const sim = await startSim();
   const root = path.join(work, `idle-${count}`, 'root');
   const dataDir = path.join(work, `idle-${count}`, 'data');
@@ -374,6 +389,7 @@ async function idle(work: string, count: number): Promise<Figures> {
         BRAND_SYNC_API_KEY: KEY,
         BRAND_SYNC_DATA_DIR: dataDir,
         BRAND_SYNC_ROOT: root,
+        ...(buildDir === null ? {} : { BRAND_SYNC_BUILD_DIR: buildDir }),
       },
       stdio: ['ignore', 'ignore', 'inherit'],
     });
@@ -415,6 +431,7 @@ async function idle(work: string, count: number): Promise<Figures> {
     return {
       files: count,
       folders: dirs,
+      runsFrom: buildDir === null ? 'sources' : 'build',
       indexSeconds,
       idleSeconds: elapsed,
       cpuPercentOfOneCore: cpuPercent,
@@ -450,8 +467,9 @@ try {
     console.log('throughput', JSON.stringify(figures.throughput));
   }
   if (PARTS.has('idle')) {
+    const buildDir = IDLE_FROM === 'sources' ? null : buildInto(path.join(work, 'build'));
     for (const count of IDLE_SIZES) {
-      figures[`idle${count}`] = await idle(work, count);
+      figures[`idle${count}`] = await idle(work, count, buildDir);
       console.log('idle', count, JSON.stringify(figures[`idle${count}`]));
     }
   }

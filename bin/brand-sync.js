@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // Plain JavaScript that any Node can parse, so an old Node gets one clear line instead of a
-// syntax error. The CLI itself is TypeScript run by Node's built-in type stripping.
+// syntax error. The CLI is TypeScript, run by Node's built-in type stripping, or the compiled
+// build of exactly these sources when there is one (verified-build.js: never a stale build).
 const [major, minor] = process.versions.node.split('.').map(Number);
 if (major < 22 || (major === 22 && minor < 12)) {
   process.stderr.write(
@@ -8,4 +9,10 @@ if (major < 22 || (major === 22 && minor < 12)) {
   );
   process.exit(1);
 }
-await import('../main/cli/main.ts');
+const { entryToRun } = await import('./verified-build.js');
+const entry = entryToRun();
+if (entry.error) {
+  process.stderr.write(`brand-sync: ${entry.error}\n`);
+  process.exit(1);
+}
+await import(entry.url);

@@ -1,0 +1,154 @@
+// Which code the bin runs: the sources, or a build of exactly these sources (never a stale
+// one). A small project in a temp dir stands in for the real one.
+import { spawnSync } from 'node:child_process';
+import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { build, entryToRun, sourceDigest, STAMP_FILE } from '../../bin/verified-build.js';
+import { BIN } from '../support/run-cli.ts';
+
+const REPO = fileURLToPath(new URL('../..', import.meta.url));
+let work: string;
+let project: string;
+
+async function put(rel: string, text: string): Promise<string> {
+  const file = path.join(project, rel);
+  await mkdir(path.dirname(file), { recursive: true });
+  await writeFile(file, text);
+  return file;
+}
+
+/** A build of the project as it is now, without compiling (the selection only reads it). */
+async function fakeBuild(dir: string): Promise<void> {
+  await mkdir(path.join(dir, 'main/cli'), { recursive: true });
+  await writeFile(path.join(dir, 'main/cli/main.js'), '');
+  await writeFile(path.join(dir, STAMP_FILE), JSON.stringify({ sources: sourceDigest(project) }));
+}
+
+beforeEach(async () => {
+  work = await mkdtemp(path.join(os.tmpdir(), 'verified-build-'));
+  project = path.join(work, 'project');
+  await put('tsconfig.json', '{}');
+  await put('tsconfig.build.json', '{}');
+  await put('main/cli/main.ts', 'export {};\n');
+  await put('simulator/index.ts', 'export {};\n');
+});
+afterEach(() => rm(work, { recursive: true, force: true }));
+
+describe('without BRAND_SYNC_BUILD_DIR', () => {
+  const sources = () => pathToFileURL(path.join(project, 'main/cli/main.ts')).href;
+  const dist = () => pathToFileURL(path.join(project, 'dist/main/cli/main.js')).href;
+
+  test('no build: the sources run', () => {
+    expect(entryToRun({}, project)).toEqual({ url: sources(), from: 'sources' });
+  });
+
+  test('a build of these sources in dist/ runs', async () => {
+    await fakeBuild(path.join(project, 'dist'));
+    expect(entryToRun({}, project)).toEqual({ url: dist(), from: 'build' });
+  });
+
+  test('a source edited after the build: the sources run, not the stale build', async () => {
+    await fakeBuild(path.join(project, 'dist'));
+    await put('simulator/index.ts', 'export const edited = true;\n');
+    expect(entryToRun({}, project)).toEqual({ url: sources(), from: 'sources' });
+  });
+
+  test('a source added or a config changed after the build counts as an edit', async () => {
+    await fakeBuild(path.join(project, 'dist'));
+    await put('main/engine/new-module.ts', 'export {};\n');
+    expect(entryToRun({}, project).from).toBe('sources');
+    await fakeBuild(path.join(project, 'dist'));
+    await put('tsconfig.build.json', '{ "compilerOptions": {} }');
+    expect(entryToRun({}, project).from).toBe('sources');
+  });
+
+  test('a dist/ without a stamp (an older or partial build) is not run', async () => {
+    await mkdir(path.join(project, 'dist/main/cli'), { recursive: true });
+    await writeFile(path.join(project, 'dist/main/cli/main.js'), '');
+    expect(entryToRun({}, project).from).toBe('sources');
+  });
+});
+
+describe('BRAND_SYNC_BUILD_DIR names the build that must run', () => {
+  test('a build of these sources runs', async () => {
+    const dir = path.join(work, 'build');
+    await fakeBuild(dir);
+    expect(entryToRun({ BRAND_SYNC_BUILD_DIR: dir }, project)).toEqual({
+      url: pathToFileURL(path.join(dir, 'main/cli/main.js')).href,
+      from: 'build',
+    });
+  });
+
+  test('a stale build is refused, saying so', async () => {
+    const dir = path.join(work, 'build');
+    await fakeBuild(dir);
+    await put('main/cli/main.ts', 'export const edited = true;\n');
+    const entry = entryToRun({ BRAND_SYNC_BUILD_DIR: dir }, project);
+    expect(entry.error).toMatch(/BRAND_SYNC_BUILD_DIR: .* was built from other sources .*stale/);
+  });
+
+  test('a folder that is no build is refused, saying how to make one', async () => {
+    const entry = entryToRun({ BRAND_SYNC_BUILD_DIR: work }, project);
+    expect(entry.error).toMatch(
+      /holds no build-stamp\.json \(build it with: node bin\/verified-build\.js build/,
+    );
+  });
+
+  test('the bin refuses it in one line and exits 1', () => {
+    const run = spawnSync(process.execPath, [BIN, '--help'], {
+      env: { PATH: process.env.PATH, BRAND_SYNC_BUILD_DIR: work },
+      encoding: 'utf8',
+    });
+    expect(run.status).toBe(1);
+    expect(run.stdout).toBe('');
+    expect(run.stderr.trim().split('\n')).toHaveLength(1);
+    expect(run.stderr).toMatch(/^brand-sync: BRAND_SYNC_BUILD_DIR: .* holds no build-stamp\.json/);
+  });
+});
+
+test('build compiles into a folder outside the project, stamps it, and it runs', async () => {
+  await put('package.json', '{ "type": "module" }\n');
+  await put(
+    'tsconfig.json',
+    JSON.stringify({
+      compilerOptions: {
+        target: 'es2024',
+        module: 'nodenext',
+        moduleResolution: 'nodenext',
+        rewriteRelativeImportExtensions: true,
+        allowImportingTsExtensions: true,
+        strict: true,
+        types: [],
+      },
+    }),
+  );
+  await put(
+    'tsconfig.build.json',
+    JSON.stringify({ extends: './tsconfig.json', include: ['main', 'simulator'] }),
+  );
+  await put('main/cli/greeting.ts', "export const greeting: string = 'from the build';\n");
+  await put(
+    'main/cli/main.ts',
+    "import { greeting } from './greeting.ts';\nconsole.log(greeting);\n",
+  );
+  await symlink(path.join(REPO, 'node_modules'), path.join(project, 'node_modules'), 'dir');
+  const out = path.join(work, 'out');
+
+  build(out, project);
+
+  expect(JSON.parse(await readFile(path.join(out, STAMP_FILE), 'utf8'))).toEqual({
+    sources: sourceDigest(project),
+  });
+  expect(JSON.parse(await readFile(path.join(out, 'package.json'), 'utf8'))).toEqual({
+    type: 'module',
+  });
+  const entry = entryToRun({ BRAND_SYNC_BUILD_DIR: out }, project);
+  expect(entry.from).toBe('build');
+  const ran = spawnSync(process.execPath, [fileURLToPath(entry.url as string)], {
+    encoding: 'utf8',
+  });
+  expect(ran.stdout.trim()).toBe('from the build');
+});
