@@ -4,6 +4,7 @@
 import type { Command } from 'commander';
 import { action, type CliDeps } from '../action.ts';
 import { openEngine } from '../engine.ts';
+import { IdleMemoryRelease } from '../idle-memory.ts';
 import { EXIT } from '../output.ts';
 
 export function registerRun(program: Command, deps: CliDeps): void {
@@ -13,8 +14,13 @@ export function registerRun(program: Command, deps: CliDeps): void {
     .action(
       action(deps, async (ctx) => {
         const engine = openEngine(ctx);
+        // An idle engine gives back what a burst of work made the heap and caches grow to.
+        const memory = new IdleMemoryRelease({
+          releaseCaches: () => engine.store.db.raw.pragma('shrink_memory'),
+        });
         try {
           await engine.start();
+          memory.start();
           ctx.output.note(
             `Brand Sync is running: watching ${engine.root}. Stop it with Ctrl-C (or SIGTERM).`,
           );
@@ -24,6 +30,7 @@ export function registerRun(program: Command, deps: CliDeps): void {
           });
           ctx.output.note('Stopping: running jobs go back to the queue…');
         } finally {
+          memory.stop();
           await engine.close();
         }
         ctx.output.note('Stopped.');
