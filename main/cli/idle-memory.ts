@@ -1,6 +1,6 @@
 // A long-running engine gives memory back once a burst of work is over. While busy (the
 // start-up scan of a big tree, a drop of many files) V8 grows its heap, the young generation
-// up to 64 MB per semi-space, and an idle process never shrinks it again: V8's memory
+// to its maximum (134 MB here), and an idle process never shrinks it again: V8's memory
 // reducer judges the allocation rate from garbage collections, so with no collection it
 // keeps seeing the rate of the last busy moment ("high alloc") and waits forever. So once
 // the process has been quiet for a moment after work, and its heap is well above what it
@@ -76,7 +76,11 @@ export class IdleMemoryRelease {
   }
 
   #release(): void {
-    this.#opts.releaseCaches?.();
+    try {
+      this.#opts.releaseCaches?.();
+    } catch {
+      // A cache that cannot be let go of now (the database busy) stays; the heap still goes.
+    }
     this.#collect ??= memoryReducingCollection();
     this.#collect();
     this.#heapAfterRelease = this.#heapBytes();
