@@ -11,8 +11,7 @@
 import { lstat, realpath, stat as fsStat } from 'node:fs/promises';
 import path from 'node:path';
 import { decideOnHash, decideOnStat, decideUnlinked } from '../folders/change-detector.ts';
-import { Limiter } from '../folders/concurrency.ts';
-import { type Classification, classifyFile, type UploadArea } from '../folders/file-classifier.ts';
+import type { UploadArea } from '../folders/file-classifier.ts';
 import { HasherPool } from '../folders/file-hasher.ts';
 import { type FileStat, sameFileStat, toFileStat } from '../folders/file-stat.ts';
 import { errnoCode, ioFailure } from '../folders/folder-errors.ts';
@@ -86,8 +85,6 @@ export interface PipelineOptions {
   /** Backoff for a file another program holds. */
   lockedBackoff?: { initialMs: number; maxMs: number };
   hasherThreads?: number;
-  /** Files read whole by the classifier at once (each up to 10 MB). */
-  classifyConcurrency?: number;
 }
 
 interface Slot {
@@ -131,7 +128,6 @@ export class FilePipeline {
   readonly #slots = new Map<string, Slot>();
   readonly #waiters = new Map<string, (outcome: StabilityOutcome | 'closed') => void>();
   readonly #tracker: StabilityTracker;
-  readonly #classify: Limiter;
   readonly #closing = new AbortController();
   readonly #idleWaiters: (() => void)[] = [];
   #hasher: HasherPool | undefined;
@@ -146,7 +142,6 @@ export class FilePipeline {
     this.#windowMs = options.windowMs ?? DEFAULT_WINDOW_MS;
     this.#lockedBackoff = options.lockedBackoff ?? { initialMs: 1000, maxMs: 60_000 };
     this.#hasherThreads = options.hasherThreads;
-    this.#classify = new Limiter(options.classifyConcurrency ?? 8);
     this.#tracker = new StabilityTracker({
       windowMs: this.#windowMs,
       lockedBackoff: this.#lockedBackoff,
@@ -367,31 +362,15 @@ export class FilePipeline {
       let verdict: Verdict;
       if (area === 'library-upload' && this.#deps.store.files.uploadOf(ref.brandId, sha256)) {
         verdict = { status: 'accepted' }; // these bytes were accepted and uploaded before
-      } else if (hashed.verdict !== undefined) {
+      } else if (hashed.verdict === undefined) {
+        // The hasher judges every file it is given an area for: a missing verdict is a bug.
+        throw new Error('the hasher returned no verdict on the file');
+      } else {
         // Judged by the hasher thread from the very bytes it hashed.
         verdict =
           hashed.verdict.status === 'accepted'
             ? { status: 'accepted', mime: hashed.verdict.mime }
             : { status: 'skipped', code: hashed.verdict.code, reason: hashed.verdict.reason };
-      } else {
-        const classified: Classification = await this.#classify.run(() =>
-          classifyFile(ref.absPath, area),
-        );
-        if (this.closed) return 'closed';
-        if (classified.status === 'changed') continue;
-        if (classified.status === 'gone') return this.gone(ref);
-        if (classified.status === 'locked') {
-          await this.#waitLocked(ref, ++locked, classified.reason);
-          continue;
-        }
-        if (classified.stat !== undefined && !sameFileStat(classified.stat, stat)) {
-          stat = classified.stat;
-          continue;
-        }
-        verdict =
-          classified.status === 'accepted'
-            ? { status: 'accepted', mime: classified.mime }
-            : { status: 'skipped', code: classified.code, reason: classified.reason };
       }
       return this.#apply({ ref, stat, sha256, verdict });
     }
