@@ -315,15 +315,16 @@ function readWholeSync(absPath: string, source: LocalFile): WholeRead {
   const fd = openSync(absPath, READ_FLAGS);
   try {
     const s = fstatSync(fd);
-    if (!s.isFile() || !matchesRow(source, toFileStat(s))) return null;
-    const content = Buffer.allocUnsafe(s.size);
+    const stat = toFileStat(s);
+    if (!s.isFile() || !matchesRow(source, stat)) return null;
+    const content = Buffer.allocUnsafe(stat.size);
     let filled = 0;
     while (filled < content.length) {
       const n = readSync(fd, content, filled, content.length - filled, filled);
       if (n === 0) return null;
       filled += n;
     }
-    return { stat: toFileStat(s), content };
+    return { stat, content };
   } finally {
     closeSync(fd);
   }
@@ -333,15 +334,16 @@ async function readWholeAsync(absPath: string, source: LocalFile): Promise<Whole
   const handle = await open(absPath, READ_FLAGS);
   try {
     const s = await handle.stat();
-    if (!s.isFile() || !matchesRow(source, toFileStat(s))) return null;
-    const content = Buffer.allocUnsafe(s.size);
+    const stat = toFileStat(s);
+    if (!s.isFile() || !matchesRow(source, stat)) return null;
+    const content = Buffer.allocUnsafe(stat.size);
     let filled = 0;
     while (filled < content.length) {
       const { bytesRead } = await handle.read(content, filled, content.length - filled, filled);
       if (bytesRead === 0) return null;
       filled += bytesRead;
     }
-    return { stat: toFileStat(s), content };
+    return { stat, content };
   } finally {
     await handle.close().catch(() => {});
   }
