@@ -3,8 +3,8 @@
 // complete, so a half-written file never takes the place of a good one.
 import fs from 'node:fs';
 import { pipeline } from 'node:stream/promises';
-import type { IncomingHttpHeaders } from 'node:http';
 import { ApiError } from './errors.ts';
+import { openDownload, RedirectError, type DownloadAnswer } from './download-request.ts';
 import { abortedError } from './clock.ts';
 import { invalidResponse, type ErrorContext, type Http } from './http.ts';
 import { invalidInput } from './input.ts';
@@ -136,24 +136,28 @@ async function fetchInto(
   options: DownloadOptions,
 ): Promise<FetchOutcome> {
   http.noteSend(CONTEXT);
-  const headers: Record<string, string> = { accept: '*/*', 'accept-encoding': 'identity' };
-  if (ownOrigin) Object.assign(headers, http.authHeaders());
+  // identity: Range and lengths count the bytes on the wire.
+  const headers: Record<string, string> = {
+    accept: '*/*',
+    'accept-encoding': 'identity',
+    'user-agent': 'brand-sync',
+  };
   if (offset > 0) headers.range = `bytes=${offset}-`;
-  const stream = (await http.got()).stream(target.toString(), {
-    headers,
-    decompress: false, // Range and lengths count the bytes on the wire
-    throwHttpErrors: false,
-    timeout: { lookup: 10_000, connect: 15_000, response: 30_000, socket: 60_000 },
-    ...(signal ? { signal } : {}),
-  });
-  // Without a listener, a stream error before 'response' would be unhandled.
-  const response = await new Promise<{ statusCode: number; headers: IncomingHttpHeaders }>(
-    (resolve, reject) => {
-      stream.once('response', resolve);
-      stream.once('error', reject);
-    },
-  );
-  const status = response.statusCode;
+  let response: DownloadAnswer;
+  try {
+    response = await openDownload({
+      url: target,
+      headers,
+      auth: http.authHeaders(), // sent only while the URL is on the service's origin
+      authOrigin: http.origin,
+      ...(signal ? { signal } : {}),
+    });
+  } catch (error) {
+    if (error instanceof RedirectError) throw invalidResponse(CONTEXT.endpoint, error.message);
+    throw error;
+  }
+  const stream = response.body;
+  const status = response.status;
   if (status === 416 && offset > 0) {
     stream.destroy();
     return { kind: 'restart' };

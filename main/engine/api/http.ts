@@ -1,10 +1,8 @@
 // The single path every call to the service takes: auth header, the per-key rate gate,
 // timeouts, cancellation, the retry rules of the interface document, response validation,
 // and the translation of every failure into an ApiError. The exchange itself is
-// transport.ts; got (its `got` instance here) carries the downloads. Library errors (got's
-// carry the request options, headers included) never leave this module: they are read for
-// their code and dropped.
-import type { Got } from 'got';
+// transport.ts (download-request.ts for downloads). Transport errors never leave this
+// module: they are read for their code and dropped, so no URL or header rides along.
 import type { z } from 'zod';
 import { ApiError, CLIENT_ERROR_CODES, type ApiErrorKind } from './errors.ts';
 import { abortedError, realClock, type Clock } from './clock.ts';
@@ -117,8 +115,6 @@ const NOT_SENT_CODES = new Set([
   'EHOSTUNREACH',
   'ERR_INVALID_URL',
 ]);
-/** got timeout phases that end before the request is written. */
-const NOT_SENT_TIMEOUTS = new Set(['lookup', 'connect', 'secureConnect', 'socket']);
 
 /** What error translation needs to know about a call. */
 export type ErrorContext = Pick<CallSpec<null>, 'endpoint' | 'method' | 'assumedFeature'>;
@@ -145,14 +141,12 @@ export interface Http {
     body: Uint8Array,
     headers: Record<string, string | string[] | undefined>,
   ): ApiError;
-  /** The ApiError for a failure without an HTTP answer (got's error is read, never kept). */
+  /** The ApiError for a failure without an HTTP answer (the error is read, never kept). */
   errorFromTransport(
     error: unknown,
     context: ErrorContext,
     signal: AbortSignal | undefined,
   ): ApiError;
-  /** got for downloads, loaded on the first one: no other call pays for it (about 25 MB). */
-  got(): Promise<Got>;
 }
 
 export function createHttp(options: HttpOptions): Http {
@@ -177,29 +171,6 @@ export function createHttp(options: HttpOptions): Http {
 
   const redact = (text: string): string =>
     text.includes(secret) ? text.split(secret).join('[redacted]') : text;
-
-  // For downloads: streams, redirects (with the hook below), Range.
-  let instance: Promise<Got> | undefined;
-  const downloader = (): Promise<Got> =>
-    (instance ??= import('got').then(({ default: got }) =>
-      got.extend({
-        retry: { limit: 0 }, // retries are ours: they must pass the rate gate and the resend rules
-        throwHttpErrors: false,
-        headers: { 'user-agent': 'brand-sync' },
-        hooks: {
-          beforeRedirect: [
-            (redirected) => {
-              // Never carry the key to another host (a redirect to a CDN or a presigned URL).
-              const target = redirected.url instanceof URL ? redirected.url.origin : '';
-              if (target !== origin) {
-                delete redirected.headers['x-api-key'];
-                delete redirected.headers.authorization;
-              }
-            },
-          ],
-        },
-      }),
-    ));
 
   const signalFor = (signal: AbortSignal | undefined): AbortSignal | undefined => {
     if (signal && clientSignal) return AbortSignal.any([signal, clientSignal]);
@@ -269,17 +240,10 @@ export function createHttp(options: HttpOptions): Http {
         endpoint: spec.endpoint,
       });
     }
-    // An ExchangeError knows whether the request left; for got's errors (downloads) the
-    // code and the timeout phase tell.
-    const timeoutEvent = (error as { event?: unknown })?.event;
-    const isTimeout =
-      error instanceof ExchangeError
-        ? error.timeout
-        : code === 'ETIMEDOUT' && typeof timeoutEvent === 'string';
-    const notSent =
-      error instanceof ExchangeError
-        ? !error.sent
-        : NOT_SENT_CODES.has(code) || (isTimeout && NOT_SENT_TIMEOUTS.has(timeoutEvent as string));
+    // An ExchangeError knows whether the request left; for a stream's own errors (a
+    // download's body cut short) the code tells.
+    const isTimeout = error instanceof ExchangeError && error.timeout;
+    const notSent = error instanceof ExchangeError ? !error.sent : NOT_SENT_CODES.has(code);
     // Only the transport code is named; no library message (it may hold the URL) is kept.
     const what = isTimeout
       ? 'no answer within the time limit'
@@ -423,7 +387,6 @@ export function createHttp(options: HttpOptions): Http {
     noteSend,
     errorFromResponse: httpError,
     errorFromTransport: transportError,
-    got: downloader,
   };
 }
 

@@ -1,10 +1,10 @@
 // One HTTP exchange for the API calls: node:http with a keep-alive agent, a time limit, an
 // AbortSignal, upload progress, and the whole (small) answer read into memory.
 //
-// Why not got here: got's per-request option handling costs about twice the CPU of bare
-// fetch for a small GET (bench/client-overhead), which kept the client at 0.4-0.5 of fetch's
-// throughput. The calls already have their own retries, gate and error translation, so they
-// need only the exchange itself. got still carries the downloads (streams, redirects, hooks).
+// Why not a client library (got was used before): its per-request option handling cost about
+// twice the CPU of bare fetch for a small GET (bench/client-overhead), which kept the client
+// at 0.4-0.5 of fetch's throughput. The calls already have their own retries, gate and error
+// translation, so they need only the exchange itself. Downloads: download-request.ts.
 import http from 'node:http';
 import https from 'node:https';
 import { Readable } from 'node:stream';
