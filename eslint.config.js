@@ -72,6 +72,24 @@ export default tseslint.config(
     },
   },
   {
+    // An ES module import of node:http runs its lazy getters and loads undici, http2 and
+    // assert (about 14 MB for good in `run`): engine and CLI take it from node-http.ts.
+    files: ['main/engine/**', 'main/cli/**'],
+    ignores: ['main/engine/api/node-http.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          paths: ['node:http', 'http'].map((name) => ({
+            name,
+            allowTypeImports: true,
+            message: 'Use main/engine/api/node-http.ts (an import of node:http costs ~14 MB).',
+          })),
+        },
+      ],
+    },
+  },
+  {
     files: ['simulator/**'],
     rules: {
       'no-restricted-imports': [

@@ -8,7 +8,7 @@ import { createApiClient } from '../../main/engine/api/index.ts';
 import { RateGate } from '../../main/engine/api/rate-gate.ts';
 import { openDownload, MAX_REDIRECTS } from '../../main/engine/api/download-request.ts';
 import { ExchangeError } from '../../main/engine/api/transport.ts';
-import { apiError, startScripted, tempDir as newTempDir } from './helpers.ts';
+import { apiError, startScripted, tempDir as newTempDir, type ScriptedAnswer } from './helpers.ts';
 
 const SECRET = 'sk-download-request-test-0123456789';
 const closers: (() => Promise<void>)[] = [];
@@ -56,10 +56,10 @@ function clientOn(baseUrl: string) {
 }
 
 test('redirects within the service keep the key; once the chain leaves, it never comes back', async () => {
-  const other = await scripted((r) =>
+  const other = await scripted((r): ScriptedAnswer =>
     r.url === '/hop' ? { status: 307, headers: { location: `${service.origin}/back` } } : {},
   );
-  const service = await scripted((r) => {
+  const service = await scripted((r): ScriptedAnswer => {
     if (r.url === '/v1/a') return { status: 301, headers: { location: '/v1/b' } };
     if (r.url === '/v1/b') return { status: 302, headers: { location: `${other.origin}/hop` } };
     return { headers: { 'content-type': 'application/zip' }, body: 'PK-final' };

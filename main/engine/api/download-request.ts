@@ -5,8 +5,8 @@
 // about 9 MB resident for good once loaded, in a process (`brand-sync run`) whose idle
 // footprint is a product target. The retries, the rate gate and error translation are
 // download.ts's and http.ts's anyway.
-import http from 'node:http';
-import https from 'node:https';
+import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
+import { http, https } from './node-http.ts';
 import { ExchangeError } from './transport.ts';
 
 export interface DownloadRequest {
@@ -28,9 +28,9 @@ export interface DownloadTimeouts {
 
 export interface DownloadAnswer {
   status: number;
-  headers: http.IncomingHttpHeaders;
+  headers: IncomingHttpHeaders;
   /** Read it to the end or destroy it. */
-  body: http.IncomingMessage;
+  body: IncomingMessage;
   /** Where the answer came from after redirects. */
   url: URL;
 }

@@ -5,8 +5,8 @@
 // twice the CPU of bare fetch for a small GET (bench/client-overhead), which kept the client
 // at 0.4-0.5 of fetch's throughput. The calls already have their own retries, gate and error
 // translation, so they need only the exchange itself. Downloads: download-request.ts.
-import http from 'node:http';
-import https from 'node:https';
+import type { ClientRequest, IncomingHttpHeaders } from 'node:http';
+import { http, https } from './node-http.ts';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 
@@ -25,7 +25,7 @@ export interface Exchange {
 
 export interface Answer {
   status: number;
-  headers: http.IncomingHttpHeaders;
+  headers: IncomingHttpHeaders;
   body: Buffer;
 }
 
@@ -158,7 +158,7 @@ const SLICE = 1024 * 1024;
  * early answer destroys the request; writing then stops.
  */
 function writeChunks(
-  request: http.ClientRequest,
+  request: ClientRequest,
   chunks: readonly Uint8Array[],
   onWritten: (bytes: number) => void,
 ): void {
