@@ -39,6 +39,11 @@ export interface EngineFeature {
   stop?(): void | Promise<void>;
   /** Names a job of this feature for reports; undefined when the job is not its own. */
   describe?(job: JobRecord): JobSubject | undefined;
+  /**
+   * A sync pass begins: keep what report() will need until the release (a feature whose
+   * report needs memory keeps nothing while no pass is running).
+   */
+  holdReport?(): () => void;
   /** A section of the sync report: what this feature did since `since`. */
   report?(since: number): FeatureReport;
 }

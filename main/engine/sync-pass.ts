@@ -43,24 +43,30 @@ export async function runSyncPass(
     engine.queue.events.on('job:done', () => void done++),
     engine.queue.events.on('job:failed', (event) => void failed.set(event.job.id, event)),
   ];
+  const releases = engine.features.map((feature) => feature.holdReport?.());
   let halted: SyncReport['halted'];
-  try {
-    engine.queue.start();
-    await engine.reconcile();
-    halted = await settleOrHalt(engine, options);
-  } finally {
-    for (const off of offs) off();
-  }
-  const failures = [...failed.values()].map(({ job, error }) => ({
-    ...engine.describe(job),
-    brandId: job.brandId,
-    code: error.code,
-    message: error.message,
-  }));
   const sections: SyncReport['sections'] = {};
-  for (const feature of engine.features) {
-    const section = feature.report?.(since);
-    if (section !== undefined) sections[feature.name] = section;
+  let failures: SyncFailure[];
+  try {
+    try {
+      engine.queue.start();
+      await engine.reconcile();
+      halted = await settleOrHalt(engine, options);
+    } finally {
+      for (const off of offs) off();
+    }
+    failures = [...failed.values()].map(({ job, error }) => ({
+      ...engine.describe(job),
+      brandId: job.brandId,
+      code: error.code,
+      message: error.message,
+    }));
+    for (const feature of engine.features) {
+      const section = feature.report?.(since);
+      if (section !== undefined) sections[feature.name] = section;
+    }
+  } finally {
+    for (const release of releases) release?.();
   }
   return {
     ok: failures.length === 0 && halted === null,

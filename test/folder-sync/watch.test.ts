@@ -32,6 +32,7 @@ const notices = (code: string) =>
 describe('run: watching the brand folders', () => {
   test('a file written slowly over 3 s is sent once, complete', async () => {
     const { brand, dir } = await running();
+    const release = h.folders().journal.hold(); // what a sync pass would do, to see each step
     const bytes = makePngOfSize(300_000);
     const file = await open(path.join(dir, 'slow.png'), 'w');
     const chunks = 30;
@@ -49,6 +50,7 @@ describe('run: watching the brand folders', () => {
       .journal.since(0)
       .filter((e) => e.path === 'slow.png');
     expect(seen.map((e) => e.type)).toEqual(['uploaded']);
+    release();
   });
 
   test('an atomic save (temp file renamed over the original) sends the new bytes once; the temp file leaves no trace', async () => {

@@ -245,6 +245,10 @@ export class FolderSync implements EngineFeature {
     return undefined;
   }
 
+  holdReport(): () => void {
+    return this.journal.hold();
+  }
+
   report(since: number): FeatureReport {
     const counts = this.#parts.store.files.countsByState();
     return this.journal.report(since, counts.waiting + counts.uploading);

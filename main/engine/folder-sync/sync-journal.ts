@@ -1,6 +1,7 @@
 // What the folder sync did, in order, so that a sync pass can report its own share: files
 // uploaded, found already on the service, skipped and failed (with reasons), deleted
-// locally, logos set. Kept in memory and bounded: the store holds the lasting state.
+// locally, logos set. Kept in memory, bounded, and only while a pass holds it: a `run` that
+// no pass reports on keeps nothing (the store holds the lasting state, and the activity).
 import type { FeatureReport } from '../engine.ts';
 
 interface EntryBase {
@@ -32,12 +33,27 @@ export class SyncJournal {
   readonly #now: () => number;
   #entries: JournalEntry[] = [];
   #dropped = 0;
+  #holds = 0;
 
   constructor(now: () => number) {
     this.#now = now;
   }
 
+  /** Keeps entries from now until the release is called; the last release drops them all. */
+  hold(): () => void {
+    this.#holds++;
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      if (--this.#holds > 0) return;
+      this.#entries = [];
+      this.#dropped = 0;
+    };
+  }
+
   add(entry: JournalInput): void {
+    if (this.#holds === 0) return;
     this.#entries.push({ ...entry, at: this.#now() } as JournalEntry);
     if (this.#entries.length > MAX_ENTRIES) {
       const cut = this.#entries.length - MAX_ENTRIES;
