@@ -1,7 +1,8 @@
 // Which code the bin runs: the sources, or a build of exactly these sources (never a stale
 // one). A small project in a temp dir stands in for the real one.
 import { spawnSync } from 'node:child_process';
-import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -22,8 +23,8 @@ async function put(rel: string, text: string): Promise<string> {
 
 /** A build of the project as it is now, without compiling (the selection only reads it). */
 async function fakeBuild(dir: string): Promise<void> {
-  await mkdir(path.join(dir, 'main/cli'), { recursive: true });
-  await writeFile(path.join(dir, 'main/cli/main.js'), '');
+  await mkdir(path.join(dir, 'cli'), { recursive: true });
+  await writeFile(path.join(dir, 'cli/brand-sync.js'), '');
   await writeFile(path.join(dir, STAMP_FILE), JSON.stringify({ sources: sourceDigest(project) }));
 }
 
@@ -39,7 +40,7 @@ afterEach(() => rm(work, { recursive: true, force: true }));
 
 describe('without BRAND_SYNC_BUILD_DIR', () => {
   const sources = () => pathToFileURL(path.join(project, 'main/cli/main.ts')).href;
-  const dist = () => pathToFileURL(path.join(project, 'dist/main/cli/main.js')).href;
+  const dist = () => pathToFileURL(path.join(project, 'dist/cli/brand-sync.js')).href;
 
   test('no build: the sources run', () => {
     expect(entryToRun({}, project)).toEqual({ url: sources(), from: 'sources' });
@@ -66,8 +67,8 @@ describe('without BRAND_SYNC_BUILD_DIR', () => {
   });
 
   test('a dist/ without a stamp (an older or partial build) is not run', async () => {
-    await mkdir(path.join(project, 'dist/main/cli'), { recursive: true });
-    await writeFile(path.join(project, 'dist/main/cli/main.js'), '');
+    await mkdir(path.join(project, 'dist/cli'), { recursive: true });
+    await writeFile(path.join(project, 'dist/cli/brand-sync.js'), '');
     expect(entryToRun({}, project).from).toBe('sources');
   });
 });
@@ -77,7 +78,7 @@ describe('BRAND_SYNC_BUILD_DIR names the build that must run', () => {
     const dir = path.join(work, 'build');
     await fakeBuild(dir);
     expect(entryToRun({ BRAND_SYNC_BUILD_DIR: dir }, project)).toEqual({
-      url: pathToFileURL(path.join(dir, 'main/cli/main.js')).href,
+      url: pathToFileURL(path.join(dir, 'cli/brand-sync.js')).href,
       from: 'build',
     });
   });
@@ -109,7 +110,8 @@ describe('BRAND_SYNC_BUILD_DIR names the build that must run', () => {
   });
 });
 
-test('build compiles into a folder outside the project, stamps it, and it runs', async () => {
+/** The project's configs as a real build needs them. */
+async function compilable(): Promise<void> {
   await put('package.json', '{ "type": "module" }\n');
   await put(
     'tsconfig.json',
@@ -121,7 +123,7 @@ test('build compiles into a folder outside the project, stamps it, and it runs',
         rewriteRelativeImportExtensions: true,
         allowImportingTsExtensions: true,
         strict: true,
-        types: [],
+        types: ['node'],
       },
     }),
   );
@@ -129,15 +131,32 @@ test('build compiles into a folder outside the project, stamps it, and it runs',
     'tsconfig.build.json',
     JSON.stringify({ extends: './tsconfig.json', include: ['main', 'simulator'] }),
   );
+}
+
+test('build compiles and bundles into a folder outside the project, stamps it, and it runs', async () => {
+  await compilable();
   await put('main/cli/greeting.ts', "export const greeting: string = 'from the build';\n");
+  // The worker is found beside the module that starts it, as file-hasher.ts finds its own.
+  await put(
+    'main/engine/folders/hash-worker.ts',
+    "import { parentPort } from 'node:worker_threads';\nparentPort?.postMessage('and its worker');\n",
+  );
   await put(
     'main/cli/main.ts',
-    "import { greeting } from './greeting.ts';\nconsole.log(greeting);\n",
+    [
+      "import { Worker } from 'node:worker_threads';",
+      "import { greeting } from './greeting.ts';",
+      'console.log(greeting);',
+      "const name: string = './hash-worker.js';",
+      'const worker = new Worker(new URL(name, import.meta.url));',
+      "worker.once('message', (m) => { console.log(m); void worker.terminate(); });",
+      '',
+    ].join('\n'),
   );
   await symlink(path.join(REPO, 'node_modules'), path.join(project, 'node_modules'), 'dir');
   const out = path.join(work, 'out');
 
-  build(out, project);
+  await build(out, project);
 
   expect(JSON.parse(await readFile(path.join(out, STAMP_FILE), 'utf8'))).toEqual({
     sources: sourceDigest(project),
@@ -145,10 +164,22 @@ test('build compiles into a folder outside the project, stamps it, and it runs',
   expect(JSON.parse(await readFile(path.join(out, 'package.json'), 'utf8'))).toEqual({
     type: 'module',
   });
+  // One bundle: the imported module is inside it, not beside it.
+  const cli = (await readdir(path.join(out, 'cli'))).filter((f) => !f.endsWith('.map'));
+  expect(cli.sort()).toEqual(['brand-sync.js', 'hash-worker.js']);
   const entry = entryToRun({ BRAND_SYNC_BUILD_DIR: out }, project);
   expect(entry.from).toBe('build');
   const ran = spawnSync(process.execPath, [fileURLToPath(entry.url as string)], {
     encoding: 'utf8',
   });
-  expect(ran.stdout.trim()).toBe('from the build');
+  expect(ran.stderr).toBe('');
+  expect(ran.stdout.trim().split('\n')).toEqual(['from the build', 'and its worker']);
+});
+
+test('a build with a worker entry missing fails, and leaves no stamp', async () => {
+  await compilable();
+  await symlink(path.join(REPO, 'node_modules'), path.join(project, 'node_modules'), 'dir');
+  const out = path.join(work, 'out');
+  await expect(build(out, project)).rejects.toThrow(/worker entry .*hash-worker\.ts is missing/);
+  expect(existsSync(path.join(out, STAMP_FILE))).toBe(false);
 });
