@@ -26,6 +26,9 @@ import type { ActivityEntry } from './activity-repo.ts';
 
 export const databaseFileName = 'brand-sync.db';
 
+/** SQLite's page cache, per connection. */
+const CACHE_KIB = 2048;
+
 export interface StoreOptions {
   /** Clock for the timestamps the store writes (tests step it). */
   now?: () => number;
@@ -186,7 +189,10 @@ export function openStore(
     }
     raw.pragma(`synchronous = ${options.durability === 'normal' ? 'NORMAL' : 'FULL'}`);
     raw.pragma('foreign_keys = ON');
-    raw.pragma('cache_size = -16000');
+    // 2 MB of page cache: the index of 100,000 files scans as fast as with 16 MB (its pages are
+    // met in order), and a long `run` keeps 13 MB less: pages taken and let go during a burst
+    // of work leave holes in the C heap that the process never gives back (bench/folder-sync).
+    raw.pragma(`cache_size = -${CACHE_KIB}`);
     raw.pragma('temp_store = MEMORY');
     migrate(raw, options.migrations ?? defaultMigrations, now);
   } catch (error) {
