@@ -383,8 +383,14 @@ export class FilePipeline {
     const raw = ref.absPath.slice(this.#deps.root.length);
     if (raw === raw.normalize('NFC')) return false;
     const nfc = path.join(this.#deps.root, raw.normalize('NFC'));
-    const twin = await lstat(nfc).catch(() => undefined);
+    const [own, twin] = await Promise.all([
+      lstat(ref.absPath).catch(() => undefined),
+      lstat(nfc).catch(() => undefined),
+    ]);
     if (twin === undefined) return false;
+    // A disk that ignores normalisation (macOS APFS) finds the file itself under its NFC
+    // name: that is no twin.
+    if (own !== undefined && own.ino === twin.ino && own.dev === twin.dev) return false;
     this.#deps.notices.once(`nfc:${ref.absPath}`, {
       level: 'warn',
       code: 'NAME_COLLISION',
