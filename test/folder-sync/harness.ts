@@ -46,10 +46,12 @@ export const sha256 = (bytes: Buffer): string => createHash('sha256').update(byt
 
 export async function harness(
   simOptions: Parameters<typeof startSimulator>[0] = {},
+  /** The sync root, when it must be elsewhere (on another disk); left in place at close. */
+  rootDir?: string,
 ): Promise<Harness> {
   const sim = await startSimulator({ manualClock: true, rateLimit: false, ...simOptions });
   const dir = await mkdtemp(path.join(os.tmpdir(), 'folder-sync-'));
-  const root = path.join(dir, 'root');
+  const root = rootDir ?? path.join(dir, 'root');
   const dataDir = path.join(dir, 'data');
   const h: Harness = {
     sim,

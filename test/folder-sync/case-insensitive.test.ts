@@ -1,0 +1,136 @@
+// The folder sync on a real case-insensitive, normalisation-insensitive disk (what macOS and
+// Windows give by default), mounted with FUSE: the engine finds out the disk ignores case,
+// and a case-only rename, a name in another case or another Unicode form, is one file there:
+// nothing is sent again and nothing is called deleted.
+import { readdir, rename, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { PathNormaliser } from '../../main/engine/folders/path-normalise.ts';
+import { makePng } from '../folders/fixtures.ts';
+import {
+  caseInsensitiveDiskMissing,
+  mountCaseInsensitiveDisk,
+  type CaseInsensitiveDisk,
+} from '../support/case-insensitive-disk.ts';
+import { folderSection, harness, sha256, waitFor, type Harness } from './harness.ts';
+
+describe.skipIf(caseInsensitiveDiskMissing !== null)(
+  `on a case-insensitive disk ${caseInsensitiveDiskMissing ?? ''}`,
+  () => {
+    let disk: CaseInsensitiveDisk;
+    let h: Harness;
+    let n = 0;
+    beforeAll(async () => {
+      disk = await mountCaseInsensitiveDisk();
+    });
+    afterAll(async () => {
+      await disk?.unmount();
+    });
+    afterEach(async () => {
+      await h?.close();
+    });
+    /** A harness whose sync root is a fresh folder on the disk. */
+    const onDisk = async () => {
+      h = await harness({}, path.join(disk.dir, `root-${++n}`));
+      return h;
+    };
+    const rows = (brandId: string) => h.engine!.store.files.list({ brandId });
+
+    test('the engine finds out that the disk ignores case', async () => {
+      await onDisk();
+      await h.sim.control.seedBrand({ name: 'Acme', status: 'ready' });
+      await h.open().syncOnce(); // makes the root and the brand folder
+      expect((await PathNormaliser.forRoot(h.root)).caseInsensitive).toBe(true);
+      // The probe leaves nothing behind.
+      expect((await readdir(h.root)).sort()).toEqual(['Acme']);
+    });
+
+    test('sync passes: a case-only rename, and a name in NFD, send nothing again', async () => {
+      await onDisk();
+      const brand = await h.sim.control.seedBrand({ name: 'Acme', status: 'ready' });
+      const engine = h.open();
+      await engine.syncOnce();
+      const photo = await h.put('Acme', 'Photo.png', makePng({ seed: 1 }));
+      const cafe = await h.put('Acme', 'Cafe\u0301.png', makePng({ seed: 2 })); // NFD
+      const first = await engine.syncOnce();
+      expect(first.ok).toBe(true);
+      expect(h.received(brand.id)).toEqual(
+        new Map([
+          [photo, 1],
+          [cafe, 1],
+        ]),
+      );
+
+      await rename(path.join(h.root, 'Acme', 'Photo.png'), path.join(h.root, 'Acme', 'PHOTO.PNG'));
+      const second = await engine.syncOnce();
+      const section = folderSection(second);
+      expect(second.ok).toBe(true);
+      expect(section.uploaded).toEqual([]);
+      expect(section.deleted).toEqual([]);
+      expect(h.received(brand.id).get(photo)).toBe(1);
+      // One row per file, under the spelling the disk shows now (NFC in the index).
+      expect(
+        rows(brand.id)
+          .map((f) => [f.relPath, f.state])
+          .sort(),
+      ).toEqual([
+        ['Café.png', 'uploaded'],
+        ['PHOTO.PNG', 'uploaded'],
+      ]);
+
+      // Restarted: the same files, found again by their keys, nothing sent.
+      await h.closeEngine();
+      const reopened = h.open();
+      const third = await reopened.syncOnce();
+      expect(folderSection(third).uploaded).toEqual([]);
+      expect(h.received(brand.id)).toEqual(
+        new Map([
+          [photo, 1],
+          [cafe, 1],
+        ]),
+      );
+    }, 60_000);
+
+    test('writing "a.png" over "A.PNG" changes the one file: its new bytes are sent once', async () => {
+      await onDisk();
+      const brand = await h.sim.control.seedBrand({ name: 'Acme', status: 'ready' });
+      const engine = h.open();
+      await engine.syncOnce();
+      const v1 = await h.put('Acme', 'A.PNG', makePng({ seed: 3 }));
+      await engine.syncOnce();
+      const v2bytes = makePng({ seed: 4 });
+      await writeFile(path.join(h.root, 'Acme', 'a.png'), v2bytes);
+      const pass = await engine.syncOnce();
+      expect(pass.ok).toBe(true);
+      expect(h.received(brand.id)).toEqual(
+        new Map([
+          [v1, 1],
+          [sha256(v2bytes), 1],
+        ]),
+      );
+      expect(rows(brand.id).map((f) => [f.relPath, f.sha256])).toEqual([
+        ['A.PNG', sha256(v2bytes)],
+      ]);
+    }, 60_000);
+
+    test('run: a case-only rename while watching sends nothing and is not a deletion', async () => {
+      await onDisk();
+      const brand = await h.sim.control.seedBrand({ name: 'Acme', status: 'ready' });
+      const engine = h.open({ windowMs: 300, goneDelayMs: 600 });
+      await engine.syncOnce();
+      await engine.start();
+      const bytes = makePng({ seed: 5 });
+      await h.put('Acme', 'shot.png', bytes);
+      await waitFor('the upload', () => h.file(brand.id, 'shot.png')?.state === 'uploaded');
+      await rename(path.join(h.root, 'Acme', 'shot.png'), path.join(h.root, 'Acme', 'Shot.png'));
+      await waitFor('the new spelling', () => rows(brand.id).some((f) => f.relPath === 'Shot.png'));
+      await new Promise((r) => setTimeout(r, 900)); // past the deletion delay
+      expect(rows(brand.id).map((f) => [f.relPath, f.state])).toEqual([['Shot.png', 'uploaded']]);
+      expect(h.received(brand.id)).toEqual(new Map([[sha256(bytes), 1]]));
+      const deletions = engine.store.activity
+        .list({ limit: 100 })
+        .filter((a) => a.code === 'FILE_DELETED_LOCALLY');
+      expect(deletions).toEqual([]);
+    }, 60_000);
+  },
+);
