@@ -2,7 +2,6 @@
 // builds the real project into a temp dir and runs its bin from there, so that what a bundle
 // can break (the hasher's worker found beside it, native modules outside it, chunks loaded on
 // demand) is seen working, not assumed.
-import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
@@ -12,7 +11,7 @@ import { build, entryToRun } from '../../bin/verified-build.js';
 import { makeGif, makePng } from '../folders/fixtures.ts';
 import { sha256, waitFor } from '../folder-sync/harness.ts';
 import { useCliFixture } from '../support/cli-fixture.ts';
-import { BIN, runCli } from '../support/run-cli.ts';
+import { runCli, whileRunning } from '../support/run-cli.ts';
 
 const KEY = 'sk-bundle-cli-0123456789';
 const f = useCliFixture(KEY);
@@ -61,23 +60,14 @@ test('sync --once from the bundle hashes, judges and uploads like the sources', 
 
 test('run from the bundle uploads a dropped file and stops cleanly on SIGTERM', async () => {
   const brand = await f.sim.control.seedBrand({ name: 'Acme', status: 'ready' });
-  const child = spawn(process.execPath, [BIN, 'run'], {
-    env: { PATH: process.env.PATH, ...env() },
-  });
-  let stderr = '';
-  child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-  const exit = new Promise<number | null>((resolve) => child.on('close', resolve));
-  try {
-    await waitFor('the running note', () => /Brand Sync is running/.test(stderr));
+  const run = await whileRunning(env(), async () => {
     const bytes = makePng({ seed: 12 });
     await put('Acme/dropped.png', bytes);
     await waitFor('the upload', () =>
       f.sim.control.uploads(brand.id).some((u) => u.sha256 === sha256(bytes)),
     );
-  } finally {
-    child.kill('SIGTERM');
-  }
-  expect(await exit).toBe(0);
-  expect(stderr).toMatch(/Stopped\./);
-  expect(stderr).not.toContain(KEY);
+  });
+  expect(run.code).toBe(0);
+  expect(run.stderr).toMatch(/Stopped\./);
+  expect(run.stderr).not.toContain(KEY);
 }, 60_000);

@@ -1,11 +1,11 @@
 // The command line of the folder sync as the real bin: `files` (from the store, offline,
 // every file with its state and reason) and `run` (watches until SIGTERM, then a clean stop).
-import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { expect, test } from 'vitest';
 import { useCliFixture } from '../support/cli-fixture.ts';
-import { BIN, runCli } from '../support/run-cli.ts';
+import { runCli, whileRunning } from '../support/run-cli.ts';
 import { makeGif, makePng } from '../folders/fixtures.ts';
 import { sha256, waitFor } from './harness.ts';
 
@@ -65,28 +65,17 @@ test('sync --once prints what was uploaded and skipped; files lists every file w
 
 test('run uploads what is dropped while it watches, and stops cleanly on SIGTERM', async () => {
   const brand = await f.sim.control.seedBrand({ name: 'Acme', status: 'ready' });
-  const child = spawn(process.execPath, [BIN, 'run'], {
-    env: { PATH: process.env.PATH, ...env() },
-  });
-  let stderr = '';
-  child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-  const exit = new Promise<number | null>((resolve) => child.on('close', resolve));
-  try {
-    await waitFor('the brand folder', async () =>
-      (await import('node:fs')).existsSync(path.join(f.dir, 'root', 'Acme')),
-    );
-    await waitFor('the running note', () => /Brand Sync is running/.test(stderr));
+  const run = await whileRunning(env(), async () => {
+    await waitFor('the brand folder', () => existsSync(path.join(f.dir, 'root', 'Acme')));
     const bytes = makePng({ seed: 5 });
     await put('Acme/dropped.png', bytes);
     await waitFor('the upload', () =>
       f.sim.control.uploads(brand.id).some((u) => u.sha256 === sha256(bytes)),
     );
-  } finally {
-    child.kill('SIGTERM');
-  }
-  expect(await exit).toBe(0);
-  expect(stderr).toMatch(/Stopped\./);
-  expect(stderr).not.toContain(KEY);
+  });
+  expect(run.code).toBe(0);
+  expect(run.stderr).toMatch(/Stopped\./);
+  expect(run.stderr).not.toContain(KEY);
   const files = await runCli(['files', '--json'], env(), KEY);
   expect(JSON.parse(files.stdout).files).toMatchObject([
     { path: 'dropped.png', state: 'uploaded' },

@@ -34,3 +34,29 @@ export function runCli(
     });
   });
 }
+
+/**
+ * Runs `brand-sync run` until `during` is done (it starts once run says it is running), then
+ * stops it with SIGTERM, as a user's Ctrl-C or a service manager would.
+ */
+export async function whileRunning(
+  env: Record<string, string | undefined>,
+  during: () => Promise<void>,
+): Promise<CliRun> {
+  const child = spawn(process.execPath, [BIN, 'run'], { env: { PATH: process.env.PATH, ...env } });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+  child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+  const exit = new Promise<number | null>((resolve) => child.on('close', resolve));
+  try {
+    for (let i = 0; !/Brand Sync is running/.test(stderr); i++) {
+      if (child.exitCode !== null || i > 1500) throw new Error(`run did not start: ${stderr}`);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    await during();
+  } finally {
+    child.kill('SIGTERM');
+  }
+  return { code: await exit, stdout, stderr };
+}
