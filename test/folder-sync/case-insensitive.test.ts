@@ -1,7 +1,8 @@
 // The folder sync on a real case-insensitive, normalisation-insensitive disk (what macOS and
 // Windows give by default), mounted with FUSE: the engine finds out the disk ignores case,
 // and a case-only rename, a name in another case or another Unicode form, is one file there:
-// nothing is sent again and nothing is called deleted.
+// nothing is sent again and nothing is called deleted. The same disk plays a file held open
+// by another program on Windows (EBUSY): it waits, and is sent once released.
 import { readdir, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
@@ -111,6 +112,24 @@ describe.skipIf(caseInsensitiveDiskMissing !== null)(
       expect(rows(brand.id).map((f) => [f.relPath, f.sha256])).toEqual([
         ['A.PNG', sha256(v2bytes)],
       ]);
+    }, 60_000);
+
+    test('a file another program holds open (Windows: EBUSY) waits with a backoff, is never failed, and is sent once released', async () => {
+      await onDisk();
+      const brand = await h.sim.control.seedBrand({ name: 'Acme', status: 'ready' });
+      const engine = h.open({ windowMs: 200, lockedBackoff: { initialMs: 100, maxMs: 400 } });
+      await engine.syncOnce();
+      await engine.start();
+      const file = path.join(h.root, 'Acme', 'held.png');
+      const bytes = makePng({ seed: 6 });
+      await writeFile(file, bytes);
+      const release = await disk.holdOpen(file);
+      await new Promise((r) => setTimeout(r, 1500)); // the window, and several tries
+      expect(h.received(brand.id).size).toBe(0);
+      expect(['failed', 'skipped']).not.toContain(h.file(brand.id, 'held.png')?.state);
+      await release();
+      await waitFor('the upload', () => h.file(brand.id, 'held.png')?.state === 'uploaded');
+      expect(h.received(brand.id)).toEqual(new Map([[sha256(bytes), 1]]));
     }, 60_000);
 
     test('run: a case-only rename while watching sends nothing and is not a deletion', async () => {

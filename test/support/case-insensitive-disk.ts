@@ -1,9 +1,10 @@
 // A real case-insensitive disk for tests: test/support/case-insensitive-fs.py mounted with
-// FUSE over a temp folder (the kernel here cannot mount a casefolded ext4). CI installs what
+// FUSE over a temp folder (the kernel here cannot mount a casefolded ext4), which can also
+// play a Windows sharing violation on a file. CI installs what
 // it needs (.ci/run: fuse3, python3-fusepy); elsewhere the tests that need it skip and say why.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -25,6 +26,11 @@ export const caseInsensitiveDiskMissing: string | null = (() => {
 export interface CaseInsensitiveDisk {
   /** The mount point: a folder on the case-insensitive disk. */
   dir: string;
+  /**
+   * Another program opens the file at `absPath` (under `dir`) without sharing, as on Windows:
+   * opening it fails with EBUSY until the returned release is called.
+   */
+  holdOpen(absPath: string): Promise<() => Promise<void>>;
   unmount(): Promise<void>;
 }
 
@@ -50,6 +56,12 @@ export async function mountCaseInsensitiveDisk(): Promise<CaseInsensitiveDisk> {
   }
   return {
     dir,
+    async holdOpen(absPath) {
+      // The marker lies in the backing folder, beside the file: the disk hides it.
+      const marker = path.join(backing, path.relative(dir, absPath)) + '.sharing-lock';
+      await writeFile(marker, '');
+      return () => rm(marker, { force: true });
+    },
     async unmount() {
       const exited = new Promise((r) =>
         child.exitCode !== null ? r(null) : child.once('exit', r),

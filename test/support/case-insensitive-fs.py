@@ -4,6 +4,9 @@
 # like APFS, Unicode normalisation) and kept as it was first written; a rename that changes
 # only case renames. The kernel here cannot
 # mount a casefolded ext4, and Debian ships no ciopfs, so this stands in for such a disk.
+# It also plays Windows's sharing violations: while the backing folder holds NAME.sharing-lock
+# beside NAME (made there by a test, never visible through the mount), opening NAME fails with
+# EBUSY, the code Node gives on Windows for a file another program opened without sharing.
 #   case-insensitive-fs.py BACKING MOUNTPOINT   (stays in the foreground; unmount to stop)
 import errno
 import os
@@ -11,6 +14,9 @@ import sys
 import unicodedata
 
 from fusepy import FUSE, FuseOSError, Operations
+
+
+LOCK_SUFFIX = '.sharing-lock'
 
 
 def fold(name):
@@ -63,7 +69,8 @@ class CaseInsensitive(Operations):
             raise FuseOSError(errno.EACCES)
 
     def readdir(self, path, fh):
-        return ['.', '..'] + os.listdir(self._real(path))
+        names = [n for n in os.listdir(self._real(path)) if not n.endswith(LOCK_SUFFIX)]
+        return ['.', '..'] + names
 
     def readlink(self, path):
         return os.readlink(self._real(path))
@@ -114,7 +121,10 @@ class CaseInsensitive(Operations):
     # ---- contents -----------------------------------------------------------------------
 
     def open(self, path, flags):
-        return os.open(self._real(path), flags)
+        real = self._real(path)
+        if os.path.lexists(real + LOCK_SUFFIX):
+            raise FuseOSError(errno.EBUSY)
+        return os.open(real, flags)
 
     def create(self, path, mode, fi=None):
         return os.open(self._real(path, for_create=True), os.O_WRONLY | os.O_CREAT | os.O_TRUNC, mode)
