@@ -3,7 +3,7 @@
 // can break (the hasher's worker found beside it, native modules outside it, chunks loaded on
 // demand) is seen working, not assumed.
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
@@ -26,12 +26,6 @@ afterAll(() => rm(out, { recursive: true, force: true }));
 const env = (extra: Record<string, string | undefined> = {}) =>
   f.env({ BRAND_SYNC_BUILD_DIR: out, ...extra });
 
-async function put(rel: string, bytes: Buffer): Promise<void> {
-  const abs = path.join(f.dir, 'root', ...rel.split('/'));
-  await mkdir(path.dirname(abs), { recursive: true });
-  await writeFile(abs, bytes);
-}
-
 test('the build is a bundle: one CLI module, its worker beside it, no loose sources', async () => {
   expect(entryToRun({ BRAND_SYNC_BUILD_DIR: out })).toMatchObject({ from: 'build' });
   const cli = await readdir(path.join(out, 'cli'));
@@ -45,8 +39,8 @@ test('the build is a bundle: one CLI module, its worker beside it, no loose sour
 test('sync --once from the bundle hashes, judges and uploads like the sources', async () => {
   const brand = await f.sim.control.seedBrand({ name: 'Acme', status: 'ready' });
   const png = makePng({ seed: 11 });
-  await put('Acme/a.png', png);
-  await put('Acme/b.png', makeGif());
+  await f.put('Acme/a.png', png);
+  await f.put('Acme/b.png', makeGif());
   const sync = await runCli(['sync', '--once'], env(), KEY);
   expect(sync.stderr).toBe('');
   expect(sync.code).toBe(0);
@@ -62,7 +56,7 @@ test('run from the bundle uploads a dropped file and stops cleanly on SIGTERM', 
   const brand = await f.sim.control.seedBrand({ name: 'Acme', status: 'ready' });
   const run = await whileRunning(env(), async () => {
     const bytes = makePng({ seed: 12 });
-    await put('Acme/dropped.png', bytes);
+    await f.put('Acme/dropped.png', bytes);
     await waitFor('the upload', () =>
       f.sim.control.uploads(brand.id).some((u) => u.sha256 === sha256(bytes)),
     );

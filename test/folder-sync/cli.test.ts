@@ -1,7 +1,6 @@
 // The command line of the folder sync as the real bin: `files` (from the store, offline,
 // every file with its state and reason) and `run` (watches until SIGTERM, then a clean stop).
 import { existsSync } from 'node:fs';
-import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { expect, test } from 'vitest';
 import { useCliFixture } from '../support/cli-fixture.ts';
@@ -13,16 +12,10 @@ const KEY = 'sk-folder-cli-0123456789';
 const f = useCliFixture(KEY);
 const env = f.env;
 
-async function put(rel: string, bytes: Buffer): Promise<void> {
-  const abs = path.join(f.dir, 'root', ...rel.split('/'));
-  await mkdir(path.dirname(abs), { recursive: true });
-  await writeFile(abs, bytes);
-}
-
 test('sync --once prints what was uploaded and skipped; files lists every file with its state and reason', async () => {
   const brand = await f.sim.control.seedBrand({ name: 'Acme', status: 'ready' });
-  await put('Acme/a.png', makePng({ seed: 1 }));
-  await put('Acme/b.png', makeGif());
+  await f.put('Acme/a.png', makePng({ seed: 1 }));
+  await f.put('Acme/b.png', makeGif());
   const sync = await runCli(['sync', '--once'], env(), KEY);
   expect(sync.stderr).toBe('');
   expect(sync.code).toBe(0);
@@ -68,7 +61,7 @@ test('run uploads what is dropped while it watches, and stops cleanly on SIGTERM
   const run = await whileRunning(env(), async () => {
     await waitFor('the brand folder', () => existsSync(path.join(f.dir, 'root', 'Acme')));
     const bytes = makePng({ seed: 5 });
-    await put('Acme/dropped.png', bytes);
+    await f.put('Acme/dropped.png', bytes);
     await waitFor('the upload', () =>
       f.sim.control.uploads(brand.id).some((u) => u.sha256 === sha256(bytes)),
     );

@@ -1,6 +1,6 @@
 // The setting most CLI tests share: a simulator accepting one key, a temp dir holding the
 // data dir and the sync root, and the environment that points the bin at all three.
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach } from 'vitest';
@@ -14,6 +14,8 @@ export interface CliFixture {
   dir: string;
   /** The bin's environment; `extra` adds or (with undefined) removes variables. */
   env(extra?: Record<string, string | undefined>): Record<string, string | undefined>;
+  /** Writes a file under the sync root (`Brand/path`), making its folders. */
+  put(rel: string, bytes: Buffer): Promise<void>;
 }
 
 /** Registers beforeEach/afterEach hooks that make a fresh simulator and temp dir per test. */
@@ -31,6 +33,11 @@ export function useCliFixture(key: string, options: SimulatorOptions = {}): CliF
         BRAND_SYNC_ROOT: path.join(fixture.dir, 'root'),
         ...extra,
       };
+    },
+    async put(rel, bytes) {
+      const abs = path.join(fixture.dir, 'root', ...rel.split('/'));
+      await mkdir(path.dirname(abs), { recursive: true });
+      await writeFile(abs, bytes);
     },
   };
   beforeEach(async () => {
