@@ -7,7 +7,7 @@
 // download.ts's and http.ts's anyway.
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import { http, https } from './node-http.ts';
-import { ExchangeError } from './transport.ts';
+import { ExchangeError, onConnected, transportFailure } from './transport.ts';
 
 export interface DownloadRequest {
   url: URL;
@@ -46,7 +46,6 @@ export class RedirectError extends Error {
 export const DEFAULT_DOWNLOAD_TIMEOUTS: DownloadTimeouts = { answerMs: 45_000, idleMs: 60_000 };
 export const MAX_REDIRECTS = 10;
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
-const NOT_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ENETUNREACH', 'EHOSTUNREACH']);
 // Separate from the API calls' agents: a long download never holds a socket they wait for.
 const agents = {
   'http:': new http.Agent({ keepAlive: true }),
@@ -113,17 +112,10 @@ function requestOnce(
     );
     signal?.addEventListener('abort', onAbort, { once: true });
     request.on('error', (error: unknown) => {
-      if (error instanceof ExchangeError) return;
-      const code =
-        typeof (error as { code?: unknown })?.code === 'string'
-          ? (error as { code: string }).code
-          : 'ERROR';
-      fail(new ExchangeError(code, connected && !NOT_SENT.has(code)));
+      // Our own failures come back here once the request is destroyed with them.
+      if (!(error instanceof ExchangeError)) fail(transportFailure(error, connected));
     });
-    request.on('socket', (socket) => {
-      if (!socket.connecting) connected = true;
-      else socket.once('connect', () => (connected = true));
-    });
+    onConnected(request, () => (connected = true));
     request.on('response', (response) => {
       answered = true;
       clearTimeout(timer);

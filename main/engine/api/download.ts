@@ -6,7 +6,7 @@ import { pipeline } from 'node:stream/promises';
 import { ApiError } from './errors.ts';
 import { openDownload, RedirectError, type DownloadAnswer } from './download-request.ts';
 import { abortedError } from './clock.ts';
-import { invalidResponse, type ErrorContext, type Http } from './http.ts';
+import { invalidResponse, USER_AGENT, type ErrorContext, type Http } from './http.ts';
 import { invalidInput } from './input.ts';
 
 export interface DownloadProgress {
@@ -140,7 +140,7 @@ async function fetchInto(
   const headers: Record<string, string> = {
     accept: '*/*',
     'accept-encoding': 'identity',
-    'user-agent': 'brand-sync',
+    'user-agent': USER_AGENT,
   };
   if (offset > 0) headers.range = `bytes=${offset}-`;
   let response: DownloadAnswer;

@@ -104,7 +104,9 @@ export interface HttpOptions {
   onRequest?: (info: { method: HttpMethod; endpoint: string; at: number }) => void;
 }
 
-const BASE_HEADERS = { 'user-agent': 'brand-sync', accept: 'application/json' } as const;
+/** How every request names the client, downloads included. */
+export const USER_AGENT = 'brand-sync';
+const BASE_HEADERS = { 'user-agent': USER_AGENT, accept: 'application/json' } as const;
 
 /** Transport status codes that prove the request never reached the service. */
 const NOT_SENT_CODES = new Set([

@@ -51,6 +51,23 @@ const agents = {
 /** Transport codes that prove the request never left. */
 const NOT_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ENETUNREACH', 'EHOSTUNREACH']);
 
+/** A transport failure as an ExchangeError: its code, and whether the request may have left. */
+export function transportFailure(error: unknown, connected: boolean): ExchangeError {
+  const code =
+    typeof (error as { code?: unknown })?.code === 'string'
+      ? (error as { code: string }).code
+      : 'ERROR';
+  return new ExchangeError(code, connected && !NOT_SENT.has(code));
+}
+
+/** Calls `then` once the request has a connected socket (at once for a reused one). */
+export function onConnected(request: ClientRequest, then: () => void): void {
+  request.on('socket', (socket) => {
+    if (!socket.connecting) then();
+    else socket.once('connect', then);
+  });
+}
+
 export function exchange(init: Exchange): Promise<Answer> {
   return new Promise<Answer>((resolve, reject) => {
     const { url } = init;
@@ -68,13 +85,7 @@ export function exchange(init: Exchange): Promise<Answer> {
       if (error) reject(error);
       else resolve(answer as Answer);
     };
-    const fail = (error: unknown): void => {
-      const code =
-        typeof (error as { code?: unknown })?.code === 'string'
-          ? (error as { code: string }).code
-          : 'ERROR';
-      finish(new ExchangeError(code, connected && !NOT_SENT.has(code)));
-    };
+    const fail = (error: unknown): void => finish(transportFailure(error, connected));
     const onTimeout = (): void => finish(new ExchangeError('ETIMEDOUT', connected, true));
     const onAbort = (): void => finish(new ExchangeError('ABORT_ERR', connected));
 
@@ -96,10 +107,7 @@ export function exchange(init: Exchange): Promise<Answer> {
       : (): void => {};
     init.signal?.addEventListener('abort', onAbort, { once: true });
 
-    request.on('socket', (socket) => {
-      if (!socket.connecting) connected = true;
-      else socket.once('connect', () => (connected = true));
-    });
+    onConnected(request, () => (connected = true));
     request.on('response', (response) => {
       const chunks: Buffer[] = [];
       response.on('data', (chunk: Buffer) => {
