@@ -43,31 +43,28 @@ export async function runSyncPass(
     engine.queue.events.on('job:done', () => void done++),
     engine.queue.events.on('job:failed', (event) => void failed.set(event.job.id, event)),
   ];
+  // Features keep what their report needs from here until the report is made.
   const releases = engine.features.map((feature) => feature.holdReport?.());
   let halted: SyncReport['halted'];
   const sections: SyncReport['sections'] = {};
-  let failures: SyncFailure[];
   try {
-    try {
-      engine.queue.start();
-      await engine.reconcile();
-      halted = await settleOrHalt(engine, options);
-    } finally {
-      for (const off of offs) off();
-    }
-    failures = [...failed.values()].map(({ job, error }) => ({
-      ...engine.describe(job),
-      brandId: job.brandId,
-      code: error.code,
-      message: error.message,
-    }));
+    engine.queue.start();
+    await engine.reconcile();
+    halted = await settleOrHalt(engine, options);
     for (const feature of engine.features) {
       const section = feature.report?.(since);
       if (section !== undefined) sections[feature.name] = section;
     }
   } finally {
+    for (const off of offs) off();
     for (const release of releases) release?.();
   }
+  const failures = [...failed.values()].map(({ job, error }) => ({
+    ...engine.describe(job),
+    brandId: job.brandId,
+    code: error.code,
+    message: error.message,
+  }));
   return {
     ok: failures.length === 0 && halted === null,
     startedAt,
