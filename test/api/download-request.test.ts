@@ -6,7 +6,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { createApiClient } from '../../main/engine/api/index.ts';
 import { RateGate } from '../../main/engine/api/rate-gate.ts';
-import { openDownload, MAX_REDIRECTS } from '../../main/engine/api/download-request.ts';
+import {
+  MAX_REDIRECTS,
+  openDownload,
+  type DownloadRequest,
+} from '../../main/engine/api/download-request.ts';
 import { ExchangeError } from '../../main/engine/api/transport.ts';
 import { apiError, startScripted, tempDir as newTempDir, type ScriptedAnswer } from './helpers.ts';
 
@@ -44,6 +48,30 @@ async function tempDir(): Promise<string> {
   const dir = await newTempDir();
   closers.push(() => fs.promises.rm(dir, { recursive: true, force: true }));
   return dir;
+}
+
+/** openDownload of `origin` + `at`, with no key to carry. */
+function openOn(origin: string, at: string, extra: Partial<DownloadRequest> = {}) {
+  return openDownload({
+    url: new URL(`${origin}${at}`),
+    headers: {},
+    auth: {},
+    authOrigin: origin,
+    ...extra,
+  });
+}
+
+/** Reads a body to its end: the bytes that came, and the error that ended it, if any. */
+async function readAll(
+  body: AsyncIterable<unknown>,
+): Promise<{ received: number; failure: unknown }> {
+  let received = 0;
+  try {
+    for await (const chunk of body) received += (chunk as Buffer).length;
+    return { received, failure: undefined };
+  } catch (failure) {
+    return { received, failure };
+  }
 }
 
 function clientOn(baseUrl: string) {
@@ -107,13 +135,9 @@ test('no answer within the limit is a timeout that may be retried', async () => 
   const origin = await raw(() => {
     // Never answers.
   });
-  const failure = await openDownload({
-    url: new URL(`${origin}/slow`),
-    headers: {},
-    auth: {},
-    authOrigin: origin,
-    timeouts: { answerMs: 150 },
-  }).catch((e: unknown) => e);
+  const failure = await openOn(origin, '/slow', { timeouts: { answerMs: 150 } }).catch(
+    (e: unknown) => e,
+  );
   expect(failure).toBeInstanceOf(ExchangeError);
   expect(failure).toMatchObject({ code: 'ETIMEDOUT', timeout: true, sent: true });
 });
@@ -123,17 +147,8 @@ test('a body that goes silent fails its reader with a timeout; the bytes before 
     res.writeHead(200, { 'content-length': '1000' });
     res.write(Buffer.alloc(400, 1)); // then silence
   });
-  const answer = await openDownload({
-    url: new URL(`${origin}/stall`),
-    headers: {},
-    auth: {},
-    authOrigin: origin,
-    timeouts: { idleMs: 150 },
-  });
-  let received = 0;
-  const failure = await (async () => {
-    for await (const chunk of answer.body) received += (chunk as Buffer).length;
-  })().catch((e: unknown) => e);
+  const answer = await openOn(origin, '/stall', { timeouts: { idleMs: 150 } });
+  const { received, failure } = await readAll(answer.body);
   expect(received).toBe(400);
   expect(failure).toMatchObject({ code: 'ETIMEDOUT', timeout: true });
 });
@@ -146,27 +161,13 @@ test('an abort stops the download before the answer and while the body streams',
     }
   });
   const before = new AbortController();
-  const pending = openDownload({
-    url: new URL(`${origin}/head`),
-    headers: {},
-    auth: {},
-    authOrigin: origin,
-    signal: before.signal,
-  }).catch((e: unknown) => e);
+  const pending = openOn(origin, '/head', { signal: before.signal }).catch((e: unknown) => e);
   setTimeout(() => before.abort(), 50);
   expect(await pending).toMatchObject({ code: 'ABORT_ERR' });
 
   const during = new AbortController();
-  const answer = await openDownload({
-    url: new URL(`${origin}/body`),
-    headers: {},
-    auth: {},
-    authOrigin: origin,
-    signal: during.signal,
-  });
-  const reading = (async () => {
-    for await (const chunk of answer.body) void chunk;
-  })().catch((e: unknown) => e);
+  const answer = await openOn(origin, '/body', { signal: during.signal });
+  const reading = readAll(answer.body);
   setTimeout(() => during.abort(), 50);
-  expect(await reading).toMatchObject({ code: 'ABORT_ERR' });
+  expect((await reading).failure).toMatchObject({ code: 'ABORT_ERR' });
 });

@@ -14,6 +14,7 @@ import {
   type CaseInsensitiveDisk,
 } from '../support/case-insensitive-disk.ts';
 import { folderSection, harness, sha256, waitFor, type Harness } from './harness.ts';
+import type { FolderSyncOptions } from '../../main/engine/folder-sync/folder-sync-feature.ts';
 
 describe.skipIf(caseInsensitiveDiskMissing !== null)(
   `on a case-insensitive disk ${caseInsensitiveDiskMissing ?? ''}`,
@@ -30,27 +31,25 @@ describe.skipIf(caseInsensitiveDiskMissing !== null)(
     afterEach(async () => {
       await h?.close();
     });
-    /** A harness whose sync root is a fresh folder on the disk. */
-    const onDisk = async () => {
+    /** Brand Acme with its folder in a fresh sync root on the disk, the engine open. */
+    const acmeOnDisk = async (options: FolderSyncOptions = {}) => {
       h = await harness({}, path.join(disk.dir, `root-${++n}`));
-      return h;
+      const brand = await h.sim.control.seedBrand({ name: 'Acme', status: 'ready' });
+      const engine = h.open(options);
+      await engine.syncOnce(); // makes the root and the brand folder
+      return { brand, engine };
     };
     const rows = (brandId: string) => h.engine!.store.files.list({ brandId });
 
     test('the engine finds out that the disk ignores case', async () => {
-      await onDisk();
-      await h.sim.control.seedBrand({ name: 'Acme', status: 'ready' });
-      await h.open().syncOnce(); // makes the root and the brand folder
+      await acmeOnDisk();
       expect((await PathNormaliser.forRoot(h.root)).caseInsensitive).toBe(true);
       // The probe leaves nothing behind.
       expect((await readdir(h.root)).sort()).toEqual(['Acme']);
     });
 
     test('sync passes: a case-only rename, and a name in NFD, send nothing again', async () => {
-      await onDisk();
-      const brand = await h.sim.control.seedBrand({ name: 'Acme', status: 'ready' });
-      const engine = h.open();
-      await engine.syncOnce();
+      const { brand, engine } = await acmeOnDisk();
       const photo = await h.put('Acme', 'Photo.png', makePng({ seed: 1 }));
       const cafe = await h.put('Acme', 'Cafe\u0301.png', makePng({ seed: 2 })); // NFD
       const first = await engine.syncOnce();
@@ -93,10 +92,7 @@ describe.skipIf(caseInsensitiveDiskMissing !== null)(
     }, 60_000);
 
     test('writing "a.png" over "A.PNG" changes the one file: its new bytes are sent once', async () => {
-      await onDisk();
-      const brand = await h.sim.control.seedBrand({ name: 'Acme', status: 'ready' });
-      const engine = h.open();
-      await engine.syncOnce();
+      const { brand, engine } = await acmeOnDisk();
       const v1 = await h.put('Acme', 'A.PNG', makePng({ seed: 3 }));
       await engine.syncOnce();
       const v2bytes = makePng({ seed: 4 });
@@ -115,10 +111,10 @@ describe.skipIf(caseInsensitiveDiskMissing !== null)(
     }, 60_000);
 
     test('a file another program holds open (Windows: EBUSY) waits with a backoff, is never failed, and is sent once released', async () => {
-      await onDisk();
-      const brand = await h.sim.control.seedBrand({ name: 'Acme', status: 'ready' });
-      const engine = h.open({ windowMs: 200, lockedBackoff: { initialMs: 100, maxMs: 400 } });
-      await engine.syncOnce();
+      const { brand, engine } = await acmeOnDisk({
+        windowMs: 200,
+        lockedBackoff: { initialMs: 100, maxMs: 400 },
+      });
       await engine.start();
       const file = path.join(h.root, 'Acme', 'held.png');
       const bytes = makePng({ seed: 6 });
@@ -133,10 +129,7 @@ describe.skipIf(caseInsensitiveDiskMissing !== null)(
     }, 60_000);
 
     test('run: a case-only rename while watching sends nothing and is not a deletion', async () => {
-      await onDisk();
-      const brand = await h.sim.control.seedBrand({ name: 'Acme', status: 'ready' });
-      const engine = h.open({ windowMs: 300, goneDelayMs: 600 });
-      await engine.syncOnce();
+      const { brand, engine } = await acmeOnDisk({ windowMs: 300, goneDelayMs: 600 });
       await engine.start();
       const bytes = makePng({ seed: 5 });
       await h.put('Acme', 'shot.png', bytes);
