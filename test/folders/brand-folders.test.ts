@@ -120,6 +120,21 @@ describe('brand folders on disk', () => {
     expect((await readMarker(made.folder.absPath)).status).toBe('ok');
   });
 
+  it('adopts the folder the user made just after the engine listed the root, not a second one', async () => {
+    const listedBefore = await discoverBrandFolders(root); // the root is still empty here
+    await mkdir(path.join(root, 'Acme'));
+    await writeFile(path.join(root, 'Acme', 'dropped.png'), 'x');
+    const made = await ensureBrandFolder(
+      root,
+      { id: ID_A, name: 'Acme' },
+      { discovery: listedBefore },
+    );
+    expect(made).toMatchObject({ created: false, adopted: true });
+    expect(made.folder.dirName).toBe('Acme');
+    expect((await readdir(root)).sort()).toEqual(['Acme']);
+    expect((await readMarker(path.join(root, 'Acme'))).status).toBe('ok');
+  });
+
   it('detects a copied folder: two markers of one brand, the original keeps the link', async () => {
     const made = await ensureBrandFolder(root, { id: ID_A, name: 'Acme' });
     // The copy's marker is born later than the original's (beyond the clock's grain).

@@ -339,6 +339,30 @@ async function readRoot(root: string) {
   }
 }
 
+/**
+ * Links a folder the user made with the brand's name (a real folder, no marker yet), read
+ * from the disk now: a listing taken a moment ago may predate it.
+ */
+async function adoptUserFolder(
+  root: string,
+  base: string,
+  marker: BrandMarker,
+): Promise<EnsuredFolder | undefined> {
+  const key = folderNameKey(base);
+  const entry = (await readRoot(root)).find(
+    (e) => e.isDirectory() && folderNameKey(e.name) === key,
+  );
+  if (entry === undefined) return undefined;
+  const absPath = path.join(root, entry.name);
+  if ((await readMarker(absPath)).status !== 'missing') return undefined;
+  await writeMarker(absPath, marker);
+  return {
+    folder: { brandId: marker.brandId, dirName: entry.name, absPath, marker },
+    created: false,
+    adopted: true,
+  };
+}
+
 /** Creates the sync root (and its parents) when it does not exist yet. */
 export async function ensureSyncRoot(root: string): Promise<void> {
   try {
@@ -385,19 +409,8 @@ export async function ensureBrandFolder(
     createdAt: (opts.now?.() ?? new Date()).toISOString(),
   };
   const base = safeFolderName(brand.name, brandId);
-  const adoptable = discovery.unlinked.find((d) => folderNameKey(d) === folderNameKey(base));
-  if (adoptable !== undefined) {
-    const absPath = path.join(root, adoptable);
-    const s = await lstat(absPath).catch(() => undefined);
-    if (s?.isDirectory()) {
-      await writeMarker(absPath, marker);
-      return {
-        folder: { brandId, dirName: adoptable, absPath, marker },
-        created: false,
-        adopted: true,
-      };
-    }
-  }
+  const adopted = await adoptUserFolder(root, base, marker);
+  if (adopted !== undefined) return adopted;
 
   const taken = (await readRoot(root)).map((e) => e.name);
   for (let attempt = 0; attempt < 100; attempt++) {
@@ -408,6 +421,9 @@ export async function ensureBrandFolder(
     } catch (error) {
       // Taken meanwhile, or equal to an existing name under the disk's own folding rules.
       if (errnoCode(error) === 'EEXIST') {
+        // The user made the brand's folder just now: theirs, linked like one made before.
+        const late = dirName === base ? await adoptUserFolder(root, base, marker) : undefined;
+        if (late !== undefined) return late;
         taken.push(dirName);
         continue;
       }
