@@ -1,0 +1,332 @@
+// The documents that cross the bridge, as zod schemas: the faces' types come from here.
+// Server data stays open: statuses, kinds and codes are plain strings (the service may add
+// values), and every record keeps the fields it documents, null where nothing is known.
+import { z } from 'zod';
+
+const iso = z.string().nullable();
+
+/** A file the face may show (thumbnail, Brand Skill file, logo): the host turns it into a URL. */
+export const fileRef = z.object({
+  area: z.enum(['media', 'skill', 'folder']),
+  brandId: z.string(),
+  /** media: the Library item ID; skill: a path inside `Brand Skill/`; folder: inside the brand folder. */
+  path: z.string(),
+});
+export type FileRef = z.infer<typeof fileRef>;
+
+export const sessionDoc = z.object({
+  signedIn: z.boolean(),
+  /** How the secret is sent; the secret itself never crosses. */
+  authKind: z.enum(['api-key', 'bearer']).nullable(),
+  /** Where it came from: the OS keychain, BRAND_SYNC_API_KEY / _ACCESS_TOKEN, or the demo. */
+  source: z.enum(['keychain', 'environment', 'demo']).nullable(),
+  baseUrl: z.string().nullable(),
+  demo: z.boolean(),
+  /** Why the engine is not working for this account (a revoked key, a banned account). */
+  problem: z.object({ code: z.string(), message: z.string(), since: iso }).nullable(),
+  keychain: z.object({ available: z.boolean(), message: z.string().nullable() }),
+});
+export type SessionDoc = z.infer<typeof sessionDoc>;
+
+export const brandFailure = z.object({
+  code: z.string().nullable(),
+  message: z.string().nullable(),
+  /** What to do about it, in plain words (from the failure code). */
+  advice: z.string().nullable(),
+});
+
+export const brandSummary = z.object({
+  id: z.string(),
+  name: z.string(),
+  status: z.string().nullable(),
+  failure: brandFailure.nullable(),
+  folder: z.string().nullable(),
+  folderPath: z.string().nullable(),
+  deletedRemotely: z.boolean(),
+  workspaceId: z.string().nullable(),
+  logo: fileRef.nullable(),
+  skill: z.object({
+    activeSkillId: z.string().nullable(),
+    installedSkillId: z.string().nullable(),
+    installedAt: iso,
+  }),
+  files: z.record(z.string(), z.number()),
+  pendingUploads: z.number(),
+  pendingEdits: z.number(),
+  library: z.object({ items: z.number(), lastRefreshAt: iso }),
+  lastSyncedAt: iso,
+});
+export type BrandSummary = z.infer<typeof brandSummary>;
+
+export const creditDoc = z.object({
+  workspaceId: z.string().nullable(),
+  name: z.string().nullable(),
+  personal: z.boolean(),
+  balance: z.number().nullable(),
+  unlimited: z.boolean(),
+  syncedAt: iso,
+});
+export type CreditDoc = z.infer<typeof creditDoc>;
+
+export const queueDoc = z.object({
+  /** Paused by the user (kept across restarts). */
+  userPaused: z.boolean(),
+  /** Not taking work: paused by the user, offline, or an account problem. */
+  paused: z.boolean(),
+  conditions: z.array(
+    z.object({
+      name: z.string(),
+      code: z.string(),
+      message: z.string(),
+      since: iso,
+      nextProbeAt: iso,
+    }),
+  ),
+  /** The service asked us to wait (429 Retry-After) until then. */
+  rateLimitedUntil: iso,
+  running: z.number(),
+  counts: z.record(z.string(), z.number()),
+});
+export type QueueDoc = z.infer<typeof queueDoc>;
+
+export const connectionDoc = z.object({
+  /** null: not known yet (nothing was asked of the service since the start). */
+  online: z.boolean().nullable(),
+  since: iso,
+  message: z.string().nullable(),
+});
+
+export const statusDoc = z.object({
+  signedIn: z.boolean(),
+  brands: z.array(brandSummary),
+  brandsSyncedAt: iso,
+  queue: queueDoc,
+  connection: connectionDoc,
+  credits: z.array(creditDoc),
+  files: z.record(z.string(), z.number()),
+  lastErrors: z.array(
+    z.object({ at: iso, code: z.string(), message: z.string(), brandId: z.string().nullable() }),
+  ),
+});
+export type StatusDoc = z.infer<typeof statusDoc>;
+
+export const brandDoc = brandSummary.extend({
+  url: z.string().nullable(),
+  summary: z.string().nullable(),
+  colors: z.array(z.string()),
+  fonts: z.array(z.string()),
+  workspaceName: z.string().nullable(),
+  createdAt: iso,
+});
+export type BrandDoc = z.infer<typeof brandDoc>;
+
+export const libraryItemDoc = z.object({
+  id: z.string(),
+  brandId: z.string(),
+  type: z.string(),
+  source: z.string().nullable(),
+  mimeType: z.string().nullable(),
+  fileSize: z.number().nullable(),
+  durationMs: z.number().nullable(),
+  width: z.number().nullable(),
+  height: z.number().nullable(),
+  description: z.string().nullable(),
+  addedAt: iso,
+  createdAt: iso,
+  /** The cached file, when one is on this computer (offline); else null. */
+  cached: z.boolean(),
+  file: fileRef,
+});
+export type LibraryItemDoc = z.infer<typeof libraryItemDoc>;
+
+export const libraryPageDoc = z.object({
+  brandId: z.string(),
+  items: z.array(libraryItemDoc),
+  nextCursor: z.string().nullable(),
+  /** Items matching the filter (without search: exact; with search: those found). */
+  total: z.number(),
+  types: z.array(z.object({ type: z.string(), count: z.number() })),
+  lastRefreshAt: iso,
+});
+export type LibraryPageDoc = z.infer<typeof libraryPageDoc>;
+
+export const skillEntryDoc = z.object({
+  path: z.string(),
+  kind: z.enum(['file', 'dir']),
+  size: z.number(),
+});
+
+export const skillDoc = z.object({
+  brandId: z.string(),
+  installed: z.boolean(),
+  skillId: z.string().nullable(),
+  activeSkillId: z.string().nullable(),
+  installedAt: iso,
+  exportedAt: iso,
+  path: z.string().nullable(),
+  versionsKept: z.number(),
+  versions: z.array(
+    z.object({ skillId: z.string().nullable(), installedAt: iso, current: z.boolean() }),
+  ),
+  tree: z.array(skillEntryDoc),
+  profile: z
+    .object({
+      name: z.string().nullable(),
+      colors: z.array(z.object({ hex: z.string(), name: z.string().nullable() })),
+      fonts: z.array(z.object({ family: z.string(), role: z.string().nullable() })),
+      logo: fileRef.nullable(),
+    })
+    .nullable(),
+});
+export type SkillDoc = z.infer<typeof skillDoc>;
+
+export const skillFileDoc = z.object({
+  brandId: z.string(),
+  path: z.string(),
+  size: z.number(),
+  mimeType: z.string(),
+  /** The text of a text file up to 1 MB; null for binary or larger files (use `file`). */
+  text: z.string().nullable(),
+  file: fileRef,
+});
+
+export const fileDoc = z.object({
+  brandId: z.string(),
+  folder: z.string().nullable(),
+  path: z.string(),
+  state: z.string(),
+  /** The state in words, as the user should read it ("waiting: the service asked us to wait until 14:53"). */
+  detail: z.string(),
+  reason: z.string().nullable(),
+  code: z.string().nullable(),
+  willRetry: z.boolean().nullable(),
+  size: z.number(),
+  bytesSent: z.number(),
+  sha256: z.string().nullable(),
+  imageId: z.string().nullable(),
+  existing: z.boolean().nullable(),
+  updatedAt: z.string(),
+});
+
+export const filesDoc = z.object({
+  brand: z
+    .object({ id: z.string(), name: z.string().nullable(), folder: z.string().nullable() })
+    .nullable(),
+  state: z.string().nullable(),
+  counts: z.record(z.string(), z.number()),
+  files: z.array(fileDoc),
+});
+export type FilesDoc = z.infer<typeof filesDoc>;
+
+/** One Brand Edit in the engine's stable shape (main/engine/edits/edit-doc.ts). */
+export const editDoc = z
+  .object({
+    id: z.string(),
+    brandId: z.string().nullable(),
+    status: z.string(),
+    statusMessage: z.string().nullable(),
+    changeSummary: z.string().nullable(),
+  })
+  .loose();
+export type EditDocShape = z.infer<typeof editDoc>;
+
+export const editsDoc = z.object({
+  brandId: z.string(),
+  /** 'service': fresh; 'store': as last synced, the service did not answer. */
+  source: z.string(),
+  syncedAt: iso,
+  edits: z.array(editDoc),
+});
+
+export const jobDoc = z.object({
+  id: z.number(),
+  kind: z.string(),
+  /** What the job is about, in the user's words: area ("upload") and subject ("Acme/a.png"). */
+  area: z.string(),
+  subject: z.string(),
+  brandId: z.string().nullable(),
+  state: z.string(),
+  progress: z.object({ done: z.number(), total: z.number().nullable() }).nullable(),
+  attempts: z.number(),
+  /** Why it waits and until when (retry-wait, or a queue-wide condition). */
+  waiting: z.object({ code: z.string(), message: z.string(), until: iso }).nullable(),
+  error: z.object({ code: z.string(), message: z.string(), retryable: z.boolean() }).nullable(),
+  updatedAt: iso,
+  finishedAt: iso,
+});
+export type JobDoc = z.infer<typeof jobDoc>;
+
+export const activityDoc = z.object({
+  queue: queueDoc,
+  connection: connectionDoc,
+  active: z.array(jobDoc),
+  failed: z.array(jobDoc),
+  done: z.array(jobDoc),
+  log: z.array(
+    z.object({
+      id: z.number(),
+      at: iso,
+      level: z.string(),
+      code: z.string(),
+      message: z.string(),
+      brandId: z.string().nullable(),
+    }),
+  ),
+});
+export type ActivityDoc = z.infer<typeof activityDoc>;
+
+export const themeSetting = z.enum(['system', 'light', 'dark']);
+
+export const settingsDoc = z.object({
+  syncRoot: z.string(),
+  /** Set for this process by a flag or the environment: the stored value does not apply. */
+  syncRootFixed: z.boolean(),
+  baseUrl: z.string().nullable(),
+  baseUrlFixed: z.boolean(),
+  dataDir: z.string(),
+  skillVersionsKept: z.number(),
+  mediaCache: z.object({ maxBytes: z.number(), usedBytes: z.number(), files: z.number() }),
+  startAtLogin: z.object({
+    supported: z.boolean(),
+    enabled: z.boolean(),
+    /** Why it is not offered here (the browser host cannot start at login). */
+    reason: z.string().nullable(),
+  }),
+  theme: themeSetting,
+});
+export type SettingsDoc = z.infer<typeof settingsDoc>;
+
+export const imageDoc = z
+  .object({
+    id: z.string(),
+    status: z.string(),
+    brandId: z.string().nullable(),
+    url: z.string().nullable(),
+    failureReason: z.string().nullable(),
+    file: fileRef.nullable(),
+  })
+  .loose();
+
+export const imageEditQuoteDoc = z.object({
+  cost: z.number(),
+  workspace: z.object({ id: z.string().nullable(), name: z.string().nullable() }).nullable(),
+  /** null: the balance could not be checked (the service decides). */
+  balance: z.number().nullable(),
+  unlimited: z.boolean(),
+  enough: z.boolean().nullable(),
+  message: z.string(),
+  limits: z.object({
+    maxPrompt: z.number(),
+    maxReferences: z.number(),
+    models: z.array(z.string()),
+    sizes: z.array(z.string()),
+  }),
+});
+
+export const exportOutcomeDoc = z.object({
+  ok: z.boolean(),
+  outcome: z.string().nullable(),
+  skillId: z.string().nullable(),
+  path: z.string().nullable(),
+  message: z.string(),
+});

@@ -1,0 +1,44 @@
+// The one bridge client of the window, typed by contract/: state classes call it, no
+// component talks to a transport.
+import type {
+  ChannelName,
+  FileRef,
+  Input,
+  NumberedEvent,
+  Output,
+  Result,
+} from '../../../../contract/index.ts';
+import { HttpTransport } from './http-transport.ts';
+import type { BridgeTransport } from './transport.ts';
+
+export class Bridge {
+  readonly #transport: BridgeTransport;
+
+  constructor(transport: BridgeTransport) {
+    this.#transport = transport;
+  }
+
+  get host(): 'browser' | 'desktop' {
+    return this.#transport.host;
+  }
+
+  call<N extends ChannelName>(name: N, input: Input<N>): Promise<Result<Output<N>>> {
+    return this.#transport.call(name, input);
+  }
+
+  subscribe(
+    onEvent: (event: NumberedEvent) => void,
+    onState?: (connected: boolean) => void,
+  ): () => void {
+    return this.#transport.subscribe(onEvent, onState);
+  }
+
+  fileUrl(ref: FileRef): string {
+    return this.#transport.fileUrl(ref);
+  }
+}
+
+/** The headless host's HTTP bridge; the desktop app's preload transport joins it with the shell. */
+export function createBridge(): Bridge {
+  return new Bridge(new HttpTransport());
+}

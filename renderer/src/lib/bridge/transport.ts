@@ -1,0 +1,24 @@
+// How the renderer reaches the engine: one interface, two implementations (HTTP and SSE in
+// the headless host, the preload's named functions in Electron). Nothing else in the
+// renderer knows which one it runs on.
+import type {
+  ChannelName,
+  FileRef,
+  Input,
+  NumberedEvent,
+  Output,
+  Result,
+} from '../../../../contract/index.ts';
+
+export interface BridgeTransport {
+  /** Which host serves the window: some settings exist only in the desktop app. */
+  readonly host: 'browser' | 'desktop';
+  call<N extends ChannelName>(name: N, input: Input<N>): Promise<Result<Output<N>>>;
+  /** Pushed events, resumed after a drop from the last number seen. Returns the unsubscribe. */
+  subscribe(
+    onEvent: (event: NumberedEvent) => void,
+    onState?: (connected: boolean) => void,
+  ): () => void;
+  /** A URL the window can put in <img src> or <a href> for a file of the engine. */
+  fileUrl(ref: FileRef): string;
+}
