@@ -12,7 +12,7 @@ import { action, type CliDeps } from '../action.ts';
 import type { CliContext } from '../context.ts';
 import { withEngine } from '../engine.ts';
 import { CommandFailure, EXIT, fields, type ExitCode } from '../output.ts';
-import { lookupBrand } from '../resolve.ts';
+import { lookupIn } from '../resolve.ts';
 
 export function registerExports(program: Command, deps: CliDeps): void {
   const exportsCommand = program.command('exports').description('Brand Skill exports');
@@ -27,7 +27,7 @@ export function registerExports(program: Command, deps: CliDeps): void {
 async function syncExport(ctx: CliContext, command: Command): Promise<ExitCode> {
   const arg = command.processedArgs[0] as string;
   return withEngine(ctx, async (engine) => {
-    const brandId = lookupBrand(engine.store, arg);
+    const brandId = lookupIn(engine.store, arg);
     ctx.output.note(`Bringing the Brand Skill of ${arg} to disk…`);
     const outcome = await runJobNow(
       engine.queue,

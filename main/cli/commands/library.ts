@@ -7,7 +7,7 @@ import { action, type CliDeps } from '../action.ts';
 import type { CliContext } from '../context.ts';
 import { table, UsageError } from '../output.ts';
 import { openStoreReadOnly } from '../../engine/store/index.ts';
-import { lookupBrand, resolveBrand } from '../resolve.ts';
+import { lookupIn, resolveBrand } from '../resolve.ts';
 import { ago } from '../time-format.ts';
 import { brandDisplayName, isStoreError } from '../../engine/store/index.ts';
 import type { LibraryItem, Store } from '../../engine/store/index.ts';
@@ -46,7 +46,7 @@ async function listLibrary(ctx: CliContext, command: Command): Promise<void> {
   const store = openStoreReadOnly(ctx.config.dataDir);
   try {
     // No database yet: an ID still gets its (never mirrored) answer, a name a clear error.
-    const brandId = store === null ? await resolveBrand(ctx, arg) : lookupBrand(store, arg);
+    const brandId = store === null ? await resolveBrand(ctx, arg) : lookupIn(store, arg);
     const doc = libraryDocument(store, brandId, query);
     ctx.output.result(doc, () => describeLibrary(doc, arg, options, Date.now()));
   } finally {

@@ -4,8 +4,8 @@
 import type { Command } from 'commander';
 import { action, type CliDeps } from '../action.ts';
 import { fields, table } from '../output.ts';
-import { openStore, brandDisplayName, queuePausedSetting } from '../../engine/store/index.ts';
-import type { Store } from '../../engine/store/index.ts';
+import { openStore } from '../../engine/store/index.ts';
+import { statusDocument, type StatusDocument } from '../../engine/views/status.ts';
 import { ago } from '../time-format.ts';
 
 export function registerStatus(program: Command, deps: CliDeps): void {
@@ -24,65 +24,6 @@ export function registerStatus(program: Command, deps: CliDeps): void {
         }
       }),
     );
-}
-
-export type StatusDocument = ReturnType<typeof statusDocument>;
-
-export function statusDocument(store: Store) {
-  const summary = store.statusSummary();
-  const libraries = new Map(summary.freshness.libraries.map((l) => [l.brandId, l]));
-  const workspaces = new Map(store.workspaces.list().map((w) => [w.key, w]));
-  return {
-    brands: store.brands.list({ includeDeleted: true }).map((b) => ({
-      id: b.id,
-      name: brandDisplayName(b),
-      status: b.status,
-      failure: b.failureCode ? { code: b.failureCode, message: b.failureMessage } : null,
-      folder: b.folderName,
-      deletedRemotely: b.deletedRemotely,
-      skillId: b.skillId,
-      installedSkillId: store.exports.latestInstalled(b.id)?.skillId ?? null,
-      files: store.files.countsByState(b.id),
-      library: {
-        items: store.library.count(b.id, { removed: false }),
-        lastRefreshAt: iso(libraries.get(b.id)?.lastRefreshAt),
-      },
-      lastSyncedAt: iso(b.lastSyncedAt),
-    })),
-    brandsSyncedAt: iso(summary.freshness.brandsSyncedAt),
-    queue: { paused: store.settings.read(queuePausedSetting), jobs: summary.jobs },
-    waiting: store.jobs.list({ state: 'retry-wait', limit: 20 }).map((job) => ({
-      id: job.id,
-      kind: job.kind,
-      key: job.key,
-      brandId: job.brandId,
-      nextRunAt: iso(job.nextRunAt),
-      reason: job.lastError ? { code: job.lastError.code, message: job.lastError.message } : null,
-    })),
-    files: summary.files,
-    credits: store.workspaces.allCredits().map((c) => ({
-      workspaceId: c.workspaceId,
-      name: workspaces.get(c.workspaceKey)?.name ?? (c.workspaceId === null ? 'Personal' : null),
-      balance: c.balance,
-      unlimited: c.unlimited,
-      syncedAt: iso(c.syncedAt),
-    })),
-    failedJobs: summary.recentFailures.map((job) => ({
-      id: job.id,
-      kind: job.kind,
-      key: job.key,
-      brandId: job.brandId,
-      finishedAt: iso(job.finishedAt),
-      error: job.lastError ? { code: job.lastError.code, message: job.lastError.message } : null,
-    })),
-    lastErrors: summary.recentErrors.map((e) => ({
-      at: iso(e.at),
-      code: e.code,
-      message: e.message,
-      brandId: e.brandId,
-      path: e.path,
-    })),
-  };
 }
 
 function describeStatus(doc: StatusDocument, now: number): string[] {
@@ -147,8 +88,4 @@ function countLine(counts: Record<string, number>): string {
     .filter(([, n]) => n > 0)
     .map(([state, n]) => `${n} ${state}`)
     .join(', ');
-}
-
-function iso(ms: number | null | undefined): string | null {
-  return ms === null || ms === undefined ? null : new Date(ms).toISOString();
 }

@@ -110,6 +110,8 @@ const sha256Pattern = /^[0-9a-f]{64}$/;
 export class FilesRepo {
   private readonly db: Db;
   private readonly now: () => number;
+  /** Who wants to hear that a brand's files changed (a window showing them); usually nobody. */
+  private readonly listeners = new Set<(brandId: string) => void>();
 
   constructor(db: Db, now: () => number) {
     this.db = db;
@@ -134,6 +136,18 @@ export class FilesRepo {
     const key = pathKey(relPath);
     const inode = input.inode === undefined || input.inode === null ? null : String(input.inode);
     const mtimeMs = Math.trunc(input.mtimeMs);
+    const observed = this.observeRow(input, relPath, key, inode, mtimeMs);
+    if (observed.change !== 'unchanged') this.changed(input.brandId);
+    return observed;
+  }
+
+  private observeRow(
+    input: FileObservation,
+    relPath: string,
+    key: string,
+    inode: string | null,
+    mtimeMs: number,
+  ): { file: LocalFile; change: FileChange } {
     return this.db.tx(() => {
       const at = this.now();
       const old = this.db.get<FileRow>(
@@ -193,6 +207,16 @@ export class FilesRepo {
         change: old.state === 'deleted' ? 'reappeared' : 'changed',
       };
     });
+  }
+
+  /** Calls fn with the brand ID after a file of that brand was added or changed state. */
+  onChange(fn: (brandId: string) => void): () => void {
+    this.listeners.add(fn);
+    return () => this.listeners.delete(fn);
+  }
+
+  private changed(brandId: string): void {
+    for (const fn of this.listeners) fn(brandId);
   }
 
   get(id: number): LocalFile | undefined {
@@ -392,6 +416,7 @@ export class FilesRepo {
       id,
     );
     if (row === undefined) throw new StoreError('NOT_FOUND', `No file ${id} in the index.`);
+    this.changed(row.brand_id);
     return toFile(row);
   }
 }
