@@ -215,6 +215,8 @@ export const commands = {
   ),
 } as const;
 
+export type SettingsChange = z.infer<typeof settingsChange>;
+export type BrandCreationInput = z.infer<typeof brandCreationInput>;
 export type Queries = typeof queries;
 export type Commands = typeof commands;
 export type Channels = Queries & Commands;

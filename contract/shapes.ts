@@ -143,8 +143,8 @@ export const libraryPageDoc = z.object({
   brandId: z.string(),
   items: z.array(libraryItemDoc),
   nextCursor: z.string().nullable(),
-  /** Items matching the filter (without search: exact; with search: those found). */
-  total: z.number(),
+  /** Items matching the type filter; null with a text search (known once every page is read). */
+  total: z.number().nullable(),
   types: z.array(z.object({ type: z.string(), count: z.number() })),
   lastRefreshAt: iso,
 });
@@ -218,16 +218,92 @@ export const filesDoc = z.object({
 });
 export type FilesDoc = z.infer<typeof filesDoc>;
 
-/** One Brand Edit in the engine's stable shape (main/engine/edits/edit-doc.ts). */
-export const editDoc = z
-  .object({
-    id: z.string(),
-    brandId: z.string().nullable(),
-    status: z.string(),
-    statusMessage: z.string().nullable(),
-    changeSummary: z.string().nullable(),
-  })
-  .loose();
+/** One Brand Edit in the engine's stable shape: the same keys every time, null where unknown. */
+const str = z.string().nullable();
+const bound = z.object({ min: z.number().nullable(), max: z.number().nullable() }).nullable();
+const fontDoc = z.object({ source: str, family: str }).nullable();
+export const editDoc = z.object({
+  id: z.string(),
+  brandId: str,
+  status: z.string(),
+  statusMessage: str,
+  changeSummary: str,
+  baseSkillId: str,
+  targetSkillId: str,
+  error: z.object({ code: str, message: str, retryable: z.boolean().nullable() }).nullable(),
+  interaction: z
+    .object({
+      id: str,
+      subject: str,
+      prompt: str,
+      kind: str,
+      accepts: z
+        .object({
+          text: z
+            .object({
+              required: z.boolean().nullable(),
+              minLength: z.number().nullable(),
+              maxLength: z.number().nullable(),
+            })
+            .nullable(),
+          images: bound,
+          sources: bound,
+        })
+        .nullable(),
+    })
+    .nullable(),
+  profileChanges: z.array(
+    z.object({
+      kind: str,
+      path: str,
+      operation: str,
+      previous: z.unknown(),
+      next: z.unknown(),
+    }),
+  ),
+  markdownChanges: z.array(
+    z.object({
+      path: str,
+      operation: str,
+      additions: z.number().nullable(),
+      deletions: z.number().nullable(),
+      truncated: z.boolean(),
+      hunks: z.array(
+        z.object({
+          oldStart: z.number().nullable(),
+          oldLines: z.number().nullable(),
+          newStart: z.number().nullable(),
+          newLines: z.number().nullable(),
+          lines: z.array(
+            z.object({ kind: str, text: z.string(), noNewlineAtEndOfFile: z.boolean() }),
+          ),
+        }),
+      ),
+    }),
+  ),
+  assetChanges: z.array(
+    z.object({
+      kind: str,
+      role: str,
+      operation: str,
+      previousAssetId: str,
+      nextAssetId: str,
+    }),
+  ),
+  targetProfile: z
+    .object({
+      name: str,
+      primaryLogoImageId: str,
+      colors: z.array(z.string()),
+      typography: z.object({ heading: fontDoc, body: fontDoc }).nullable(),
+    })
+    .nullable(),
+  replacement: z
+    .object({ replacesEditId: str, replacedByEditId: str, discardReason: str })
+    .nullable(),
+  createdAt: str,
+  updatedAt: str,
+});
 export type EditDocShape = z.infer<typeof editDoc>;
 
 export const editsDoc = z.object({

@@ -11,7 +11,9 @@ import { registerExports } from './commands/exports.ts';
 import { registerFiles } from './commands/files.ts';
 import { registerLibrary } from './commands/library.ts';
 import { registerImages } from './commands/images.ts';
+import { registerPause } from './commands/pause.ts';
 import { registerRun } from './commands/run.ts';
+import { registerServe } from './commands/serve.ts';
 import { registerSimulator } from './commands/simulator.ts';
 import { registerSkills } from './commands/skills.ts';
 import { registerStatus } from './commands/status.ts';
@@ -25,6 +27,8 @@ const REGISTER = [
   registerStatus,
   registerSync,
   registerRun,
+  registerPause,
+  registerServe,
   registerFiles,
   registerCredits,
   registerBrands,

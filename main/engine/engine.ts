@@ -8,7 +8,8 @@ import type { EngineEvents } from './engine-events.ts';
 import { JobQueue, TypedEmitter, systemClock } from './queue/index.ts';
 import type { JobQueueOptions } from './queue/index.ts';
 import { z } from 'zod';
-import { defineSetting, openStore } from './store/index.ts';
+import { PAUSE_FOLLOW_MS, recordPause } from './pause.ts';
+import { defineSetting, openStore, queuePausedSetting } from './store/index.ts';
 import type { JobRecord, Store } from './store/index.ts';
 import { runSyncPass, type SyncReport, type SyncPassOptions } from './sync-pass.ts';
 
@@ -65,6 +66,8 @@ export interface EngineOptions {
   queue?: Partial<Omit<JobQueueOptions, 'store'>>;
   /** Features beyond the built-in brand and account refresh, in reconcile order. */
   features?: readonly FeatureFactory[];
+  /** A store the host keeps open across engine restarts (sign-in, a new sync root); else one of its own. */
+  store?: Store;
 }
 
 export class Engine {
@@ -77,8 +80,14 @@ export class Engine {
   readonly features: readonly EngineFeature[];
   private started = false;
   private readonly unsubscribe: (() => void)[] = [];
+  private readonly ownsStore: boolean;
 
-  private constructor(parts: EngineParts, factories: readonly FeatureFactory[]) {
+  private constructor(
+    parts: EngineParts,
+    factories: readonly FeatureFactory[],
+    ownsStore: boolean,
+  ) {
+    this.ownsStore = ownsStore;
     this.store = parts.store;
     this.client = parts.client;
     this.queue = parts.queue;
@@ -109,7 +118,7 @@ export class Engine {
 
   static open(options: EngineOptions): Engine {
     const now = options.now ?? Date.now;
-    const store = openStore({ dataDir: options.dataDir }, { now });
+    const store = options.store ?? openStore({ dataDir: options.dataDir }, { now });
     try {
       const queue = new JobQueue({
         store,
@@ -126,9 +135,9 @@ export class Engine {
         dataDir: options.dataDir,
         now,
       };
-      return new Engine(parts, options.features ?? []);
+      return new Engine(parts, options.features ?? [], options.store === undefined);
     } catch (error) {
-      store.close();
+      if (options.store === undefined) store.close();
       throw error;
     }
   }
@@ -161,12 +170,26 @@ export class Engine {
     await this.reconcile();
   }
 
+  /**
+   * Stops taking new work, kept across restarts; running jobs finish. `by` says who, for the
+   * activity log ('you': the window or this process; 'another process': `brand-sync pause`).
+   */
+  pause(by = 'you'): void {
+    recordPause(this.store, true, by);
+    this.queue.pause();
+  }
+
+  resume(by = 'you'): void {
+    recordPause(this.store, false, by);
+    this.queue.resume();
+  }
+
   /** A clean shutdown: features stop, running jobs go back to the queue, the store closes. */
   async close(): Promise<void> {
     for (const feature of [...this.features].reverse()) await feature.stop?.();
     await this.queue.stop();
     for (const off of this.unsubscribe) off();
-    this.store.close();
+    if (this.ownsStore) this.store.close();
   }
 }
 
@@ -182,6 +205,7 @@ function coreFeature(parts: EngineParts): EngineFeature {
   const account = registerAccountRefresh(parts);
   const brands = registerBrandRefresh(parts);
   let timer: NodeJS.Timeout | undefined;
+  let followPause: NodeJS.Timeout | undefined;
   return {
     name: 'core',
     reconcile() {
@@ -195,10 +219,20 @@ function coreFeature(parts: EngineParts): EngineFeature {
         brands.enqueue({ periodic: true }, { key: refreshBrandsKind, priority: 10 });
       }, every);
       timer.unref();
+      // `brand-sync pause` in another process writes the setting; the running queue follows.
+      followPause = setInterval(() => {
+        const wanted = parts.store.settings.read(queuePausedSetting);
+        if (wanted === parts.queue.status().userPaused) return;
+        if (wanted) parts.queue.pause();
+        else parts.queue.resume();
+      }, PAUSE_FOLLOW_MS);
+      followPause.unref();
     },
     stop() {
       clearInterval(timer);
+      clearInterval(followPause);
       timer = undefined;
+      followPause = undefined;
     },
     describe(job) {
       if (job.kind === refreshAccountKind) return { area: 'credits', subject: 'workspaces' };

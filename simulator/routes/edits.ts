@@ -8,7 +8,7 @@ import type { Brand, Edit } from '../model.ts';
 import type { SimState } from '../state.ts';
 import { isUuid, queryInt, queryString, waitParams } from '../validate.ts';
 import { editView } from '../views.ts';
-import { applyEdit, discardEdit } from '../work/edits.ts';
+import { answerEdit, applyEdit, discardEdit, type EditAnswer } from '../work/edits.ts';
 import { brandOr404 } from './brands.ts';
 
 type EditParams = { id: string; editId: string };
@@ -39,6 +39,17 @@ export function registerEditRoutes(app: FastifyInstance, ctx: SimContext): void 
       data: editView(state, discardEdit(state, editOr404(state, brand, request.params.editId))),
     };
   });
+
+  // assumed: not in the interface document (ours): the answer to an edit's question.
+  app.post<{ Params: EditParams; Body: EditAnswer }>(
+    '/v1/brands/:id/edits/:editId/answer',
+    async (request) => {
+      const brand = brandOr404(state, request.params.id);
+      const edit = editOr404(state, brand, request.params.editId);
+      const body = (request.body ?? {}) as EditAnswer;
+      return { data: editView(state, answerEdit(state, edit, body)) };
+    },
+  );
 
   // assumed: not in the interface document (GAPS.md "Listing Brand Edits").
   app.get<{ Params: { id: string } }>('/v1/brands/:id/edits', async (request) => {

@@ -179,3 +179,51 @@ export function discardEdit(state: SimState, edit: Edit): Edit {
   setStatus(state, edit, 'discarded');
   return edit;
 }
+
+export interface EditAnswer {
+  interactionId: unknown;
+  text?: unknown;
+  imageIds?: unknown;
+  sources?: unknown;
+}
+
+/**
+ * The answer to an edit's question (assumed: not in the interface document): checked against
+ * the interaction's bounds, then the edit prepares its candidate again.
+ */
+export function answerEdit(state: SimState, edit: Edit, answer: EditAnswer): Edit {
+  const asked = edit.interaction as
+    | { id: string; accepts: { text: { minLength: number; maxLength: number; required: boolean }; images: { min: number; max: number }; sources: { min: number; max: number } } }
+    | null;
+  if (edit.status !== 'input_required' || asked === null) {
+    throw new SimError(409, 'BRAND_EDIT_STATE_CONFLICT', `the edit is ${edit.status}: it asks no question`);
+  }
+  if (answer.interactionId !== asked.id) {
+    throw new SimError(400, 'INVALID_INPUT', 'interactionId does not name the question this edit asks');
+  }
+  const text = typeof answer.text === 'string' ? answer.text : '';
+  const { accepts } = asked;
+  if ((accepts.text.required && text.length < accepts.text.minLength) || text.length > accepts.text.maxLength) {
+    throw new SimError(
+      400,
+      'INVALID_INPUT',
+      `text must be ${accepts.text.minLength}-${accepts.text.maxLength} characters`,
+    );
+  }
+  for (const [field, bounds] of [
+    ['imageIds', accepts.images],
+    ['sources', accepts.sources],
+  ] as const) {
+    const list = answer[field] ?? [];
+    if (!Array.isArray(list) || list.length < bounds.min || list.length > bounds.max) {
+      throw new SimError(400, 'INVALID_INPUT', `${field} must list ${bounds.min}-${bounds.max} items`);
+    }
+  }
+  edit.interaction = null;
+  edit.preparedStatus = 'awaiting_approval';
+  setStatus(state, edit, 'preparing');
+  edit.timer = state.after(state.durations.editPrepareMs, () => {
+    if (edit.status === 'preparing') setStatus(state, edit, 'awaiting_approval');
+  });
+  return edit;
+}

@@ -1,12 +1,14 @@
-// `demo` (what `npm start` runs) as the real bin: sample brands get folders, a ready brand's
-// Brand Skill lands on disk, a dropped image is uploaded, and Ctrl-C stops it cleanly.
+// `demo` (what `npm start` runs) as the real bin: it prints the window's URL first and a
+// command that reaches it from another terminal (which works exactly as printed), sample
+// brands get folders, a ready brand's Brand Skill lands on disk, a dropped image is uploaded,
+// a second demo on the same folders points to the first, and Ctrl-C stops it cleanly.
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, expect, test } from 'vitest';
-import { BIN } from '../support/run-cli.ts';
+import { BIN, runCli } from '../support/run-cli.ts';
 import { makePng } from '../folders/fixtures.ts';
 
 let dir: string;
@@ -29,7 +31,7 @@ test('demo syncs the sample brands, uploads a dropped image, and stops on SIGINT
   const root = path.join(dir, 'root');
   const child = spawn(
     process.execPath,
-    [BIN, '--data-dir', path.join(dir, 'data'), '--root', root, 'demo'],
+    [BIN, '--data-dir', path.join(dir, 'data'), '--root', root, 'demo', '--port', '0'],
     { env: { PATH: process.env.PATH, HOME: dir } },
   );
   let stdout = '';
@@ -38,7 +40,27 @@ test('demo syncs the sample brands, uploads a dropped image, and stops on SIGINT
   child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
   const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
   try {
-    await until(() => stdout.includes('Demo running'), 'the demo to start');
+    await until(() => stdout.includes('npx brand-sync status'), 'the demo to start');
+    const lines = stdout.split('\n');
+    expect(lines[0]).toBe('Brand Sync is running. Open this URL in a browser on this computer:');
+    expect(lines[1]).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]+$/);
+    // The printed export line, exactly as printed, reaches this demo from another process.
+    const exportLine = lines.find((l) => l.trim().startsWith('export '));
+    expect(exportLine).toBeDefined();
+    const env = Object.fromEntries(
+      [...(exportLine as string).matchAll(/(BRAND_SYNC_\w+)=(\S+)/g)].map((m) => [m[1], m[2]]),
+    );
+    await until(() => existsSync(path.join(root, 'Lumen Labs')), 'the brand folders');
+    const status = await runCli(['status'], { ...env, HOME: dir });
+    expect(status.code).toBe(0);
+    expect(status.stdout).toContain('Northwind Coffee');
+    const second = await runCli(
+      ['--data-dir', path.join(dir, 'data'), '--root', root, 'demo', '--port', '0'],
+      { HOME: dir },
+    );
+    expect(second.code).toBe(1);
+    expect(second.stderr).toContain('a demo is already running on these folders');
+    expect(second.stderr).toContain(lines[1] as string);
     await until(
       () => existsSync(path.join(root, 'Northwind Coffee', 'Brand Skill')),
       'the ready brand’s Brand Skill',
@@ -52,7 +74,7 @@ test('demo syncs the sample brands, uploads a dropped image, and stops on SIGINT
     child.kill('SIGINT');
   }
   expect(await exited).toBe(0);
-  expect(stderr).toContain('Demo stopped.');
+  expect(stderr).toContain('Stopped.');
   expect(stderr).not.toMatch(/demo-[0-9a-f]{32}/);
   expect(stderr).not.toMatch(/\n\s+at /);
 });

@@ -26,6 +26,10 @@ export const IMAGE_EDIT_PATH = (imageId: string): string => `/images/${imageId}/
 /** assumed: not in the interface document (GAPS.md, Listing Brand Edits). */
 export const EDITS_LIST_PATH = (brandId: string): string => `/brands/${brandId}/edits`;
 
+/** assumed: not in the interface document (ours): where the answer to an edit's question goes. */
+export const EDIT_ANSWER_PATH = (brandId: string, editId: string): string =>
+  `/brands/${brandId}/edits/${editId}/answer`;
+
 /** assumed: not in the interface document (GAPS.md, Staging a local file). */
 export const STAGING_PATH = '/uploads';
 

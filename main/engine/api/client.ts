@@ -146,5 +146,7 @@ export function createApiClient(options: ApiClientOptions) {
       edits.applyEdit(http, brandId, editId, o),
     discardEdit: (brandId: string, editId: string, o?: CallOptions) =>
       edits.discardEdit(http, brandId, editId, o),
+    answerEdit: (brandId: string, editId: string, answer: edits.EditAnswer, o?: CallOptions) =>
+      edits.answerEdit(http, brandId, editId, answer, o),
   };
 }

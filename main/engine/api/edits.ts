@@ -1,5 +1,5 @@
 // Brand Edits: list and get (assumed endpoints, GAPS.md), apply and discard (documented).
-import { EDITS_LIST_PATH } from './assumed.ts';
+import { EDIT_ANSWER_PATH, EDITS_LIST_PATH } from './assumed.ts';
 import { longPoll, type LongPollOptions } from './long-poll.ts';
 import { seg, type Http } from './http.ts';
 import { requireIntInRange, requireUuid } from './input.ts';
@@ -91,6 +91,42 @@ export function discardEdit(
   options: CallOptions = {},
 ): Promise<BrandEdit> {
   return decide(http, 'discard', brandId, editId, options);
+}
+
+export interface EditAnswer {
+  /** The question answered (the edit's interaction.id). */
+  interactionId: string;
+  text?: string;
+  imageIds?: string[];
+  sources?: string[];
+}
+
+/**
+ * Answers the question of an edit in input_required (assumed endpoint: hidden with a clear
+ * message where the service has none). Sent once: a second answer could start a second
+ * preparation.
+ */
+export function answerEdit(
+  http: Http,
+  brandId: string,
+  editId: string,
+  answer: EditAnswer,
+  options: CallOptions = {},
+): Promise<BrandEdit> {
+  const endpoint = 'POST /brands/{id}/edits/{editId}/answer';
+  requireUuid(brandId, 'brand ID', endpoint);
+  requireUuid(editId, 'edit ID', endpoint);
+  requireUuid(answer.interactionId, 'interaction ID', endpoint);
+  return http.call({
+    method: 'POST',
+    endpoint,
+    path: EDIT_ANSWER_PATH(seg(brandId), seg(editId)),
+    json: answer,
+    schema: BrandEdit,
+    resend: 'once',
+    assumedFeature: 'answering a Brand Edit question',
+    signal: options.signal,
+  });
 }
 
 /** preparing is in progress (GAPS.md, Edit states); everything else ends a wait. */

@@ -96,12 +96,24 @@ export async function planImageEdit(
   signal?: AbortSignal,
 ): Promise<ImageEditPlan> {
   checkRequest(request);
-  const size = request.size ?? '2K';
+  return {
+    request,
+    ...(await quoteImageEdit(deps, request.brandId, request.size ?? '2K', signal)),
+  };
+}
+
+/** What an edit of this size costs for this brand, and whether its workspace can pay it. */
+export async function quoteImageEdit(
+  deps: ImageEditDeps,
+  brandId: string,
+  size: ImageSize,
+  signal?: AbortSignal,
+): Promise<Omit<ImageEditPlan, 'request'>> {
   const cost = IMAGE_EDIT_COST[size];
-  const workspace = await brandWorkspace(deps, request.brandId, signal);
+  const workspace = await brandWorkspace(deps, brandId, signal);
   const credits = await creditsOf(deps, workspace.id, signal);
   const short = credits !== null && !credits.unlimited && credits.balance < cost;
-  return { request, size, cost, workspace, credits, short };
+  return { size, cost, workspace, credits, short };
 }
 
 async function brandWorkspace(

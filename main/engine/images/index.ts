@@ -9,6 +9,7 @@ export {
   MAX_PROMPT,
   MAX_REFERENCES,
   planImageEdit,
+  quoteImageEdit,
   startImageEdit,
   workspaceLabel,
   type CreditCheck,

@@ -1,0 +1,276 @@
+// One running app, whatever its face (the headless host, the desktop shell): the store kept
+// open for the window's queries, the engine when there is a service and a key, the numbered
+// event stream, and the session (sign in, sign out, a new sync root or service: the engine
+// is closed and opened again, its queue kept). No UI and no transport here.
+import { createApiClient, type ApiClient, type Credentials } from '../api/index.ts';
+import { Engine, type FeatureFactory } from '../engine.ts';
+import { defaultFeatures } from '../features.ts';
+import { Keychain } from '../keychain.ts';
+import { defaultSyncRoot } from '../paths.ts';
+import { openStore, type Store } from '../store/index.ts';
+import { AppError } from './app-errors.ts';
+import { baseUrlSetting, syncRootSetting } from './app-settings.ts';
+import { EventJournal } from './event-journal.ts';
+import { feedEvents } from './event-feed.ts';
+
+/** Where the key lives: the OS keychain, one entry per service. */
+export interface KeyStore {
+  load(baseUrl: string): Credentials | undefined;
+  save(baseUrl: string, credentials: Credentials): void;
+  remove(baseUrl: string): boolean;
+}
+
+export const osKeyStore: KeyStore = {
+  load: (baseUrl) => new Keychain(baseUrl).load(),
+  save: (baseUrl, credentials) => new Keychain(baseUrl).save(credentials),
+  remove: (baseUrl) => new Keychain(baseUrl).remove(),
+};
+
+/** What only the host can do (open a folder in the file manager, start at login). */
+export interface HostAbilities {
+  kind: 'browser' | 'desktop';
+  openPath?: (path: string) => Promise<boolean>;
+  loginItem?: { get(): boolean; set(enabled: boolean): void };
+  /** Why start at login is not offered here. */
+  loginItemReason?: string;
+}
+
+export interface AppRuntimeOptions {
+  dataDir: string;
+  /** Fixed for this process by a flag or the environment (the stored setting waits). */
+  root?: string;
+  baseUrl?: string;
+  /** Credentials for this process only (environment, demo); never stored. */
+  credentials?: Credentials & { source: 'environment' | 'demo' };
+  keyStore?: KeyStore;
+  host: HostAbilities;
+  features?: readonly FeatureFactory[];
+  createClient?: (baseUrl: string, credentials: Credentials) => ApiClient;
+  signal?: AbortSignal;
+}
+
+export interface SessionState {
+  credentials: Credentials | undefined;
+  source: 'keychain' | 'environment' | 'demo' | null;
+  keychainProblem: string | null;
+}
+
+export class AppRuntime {
+  readonly journal = new EventJournal();
+  readonly store: Store;
+  readonly dataDir: string;
+  readonly host: HostAbilities;
+  readonly demo: boolean;
+  readonly #options: AppRuntimeOptions;
+  readonly #keyStore: KeyStore;
+  #engine: Engine | null = null;
+  #stopFeed: (() => void) | null = null;
+  #session: SessionState = { credentials: undefined, source: null, keychainProblem: null };
+  #transition: Promise<void> = Promise.resolve();
+  #closed = false;
+
+  private constructor(options: AppRuntimeOptions, store: Store) {
+    this.#options = options;
+    this.store = store;
+    this.dataDir = options.dataDir;
+    this.host = options.host;
+    this.demo = options.credentials?.source === 'demo';
+    this.#keyStore = options.keyStore ?? osKeyStore;
+  }
+
+  /** Opens the store, finds the key (process, then keychain) and starts the engine if it can. */
+  static async start(options: AppRuntimeOptions): Promise<AppRuntime> {
+    const store = openStore({ dataDir: options.dataDir });
+    const runtime = new AppRuntime(options, store);
+    try {
+      runtime.#session = runtime.#findCredentials();
+      await runtime.#openEngine();
+    } catch (error) {
+      await runtime.close();
+      throw error;
+    }
+    return runtime;
+  }
+
+  get engine(): Engine | null {
+    return this.#engine;
+  }
+
+  get session(): Readonly<SessionState> {
+    return this.#session;
+  }
+
+  /** The sync root in force: the process's, else the window's choice, else the default. */
+  get root(): string {
+    return this.#options.root ?? this.store.settings.read(syncRootSetting) ?? defaultSyncRoot();
+  }
+
+  get rootFixed(): boolean {
+    return this.#options.root !== undefined;
+  }
+
+  get baseUrl(): string | null {
+    return this.#options.baseUrl ?? this.store.settings.read(baseUrlSetting);
+  }
+
+  get baseUrlFixed(): boolean {
+    return this.#options.baseUrl !== undefined;
+  }
+
+  /** The secret in use, for redaction only: never sent anywhere. */
+  get secret(): string | undefined {
+    return this.#session.credentials?.secret;
+  }
+
+  /** The engine, or a clear refusal when there is no service or key. */
+  requireEngine(): Engine {
+    if (this.#engine !== null) return this.#engine;
+    if (this.baseUrl === null) {
+      throw new AppError(
+        'NO_SERVICE',
+        'No service is configured: choose one in Settings, or start the demo.',
+      );
+    }
+    throw new AppError(
+      'NOT_SIGNED_IN',
+      'Not signed in: sign in with an API key or an access token first.',
+    );
+  }
+
+  /**
+   * Checks the key with the service (GET /credits), keeps it in the keychain, and starts the
+   * engine with it. A refused key changes nothing.
+   */
+  async signIn(secret: string, kind: Credentials['kind'], baseUrl?: string): Promise<void> {
+    const target = baseUrl ?? this.baseUrl;
+    if (target === null || target === undefined) {
+      throw new AppError('NO_SERVICE', 'No service is configured: give its URL with the key.');
+    }
+    const credentials: Credentials = { kind, secret };
+    const client = this.#client(target, credentials);
+    try {
+      await client.getCredits({}, this.#options.signal ? { signal: this.#options.signal } : {});
+    } catch (error) {
+      const code =
+        (error as { kind?: string; code?: string }).kind === 'auth' ? 'AUTH_REFUSED' : null;
+      if (code !== null) {
+        throw new AppError(
+          'AUTH_REFUSED',
+          'The service refused this key: check it and try again. Nothing was stored.',
+          {
+            data: { code: (error as { code?: string }).code ?? null },
+          },
+        );
+      }
+      throw error;
+    }
+    await this.#serially(async () => {
+      if (!this.demo) this.#keyStore.save(target, credentials);
+      if (baseUrl !== undefined && !this.baseUrlFixed)
+        this.store.settings.write(baseUrlSetting, baseUrl);
+      await this.#closeEngine();
+      this.#session = {
+        credentials,
+        source: this.demo ? 'demo' : 'keychain',
+        keychainProblem: null,
+      };
+      await this.#openEngine();
+    });
+    this.journal.push({ type: 'session' });
+  }
+
+  /** Removes the key from the keychain and stops syncing; nothing mirrored is deleted. */
+  async signOut(): Promise<void> {
+    await this.#serially(async () => {
+      await this.#closeEngine();
+      const url = this.baseUrl;
+      if (url !== null && this.#session.source === 'keychain') this.#keyStore.remove(url);
+      this.#session = { credentials: undefined, source: null, keychainProblem: null };
+    });
+    this.journal.push({ type: 'session' });
+  }
+
+  /** A new sync root or service takes effect: the engine restarts on it (the queue is kept). */
+  async reconfigure(change: { root?: string; baseUrl?: string }): Promise<void> {
+    await this.#serially(async () => {
+      if (change.root !== undefined) this.store.settings.write(syncRootSetting, change.root);
+      if (change.baseUrl !== undefined) this.store.settings.write(baseUrlSetting, change.baseUrl);
+      await this.#closeEngine();
+      if (change.baseUrl !== undefined) this.#session = this.#findCredentials();
+      await this.#openEngine();
+    });
+    this.journal.push({ type: 'settings' });
+    this.journal.push({ type: 'session' });
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    await this.#transition.catch(() => undefined);
+    await this.#closeEngine();
+    this.store.close();
+  }
+
+  #serially(work: () => Promise<void>): Promise<void> {
+    const next = this.#transition.then(work, work);
+    this.#transition = next.catch(() => undefined);
+    return next;
+  }
+
+  #findCredentials(): SessionState {
+    const given = this.#options.credentials;
+    if (given !== undefined) {
+      return {
+        credentials: { kind: given.kind, secret: given.secret },
+        source: given.source,
+        keychainProblem: null,
+      };
+    }
+    const url = this.baseUrl;
+    if (url === null) return { credentials: undefined, source: null, keychainProblem: null };
+    try {
+      const stored = this.#keyStore.load(url);
+      return { credentials: stored, source: stored ? 'keychain' : null, keychainProblem: null };
+    } catch (error) {
+      return {
+        credentials: undefined,
+        source: null,
+        keychainProblem: error instanceof Error ? error.message : String(error),
+      };
+    }
+  }
+
+  #client(baseUrl: string, credentials: Credentials): ApiClient {
+    if (this.#options.createClient) return this.#options.createClient(baseUrl, credentials);
+    return createApiClient({
+      baseUrl,
+      credentials,
+      ...(this.#options.signal ? { signal: this.#options.signal } : {}),
+    });
+  }
+
+  async #openEngine(): Promise<void> {
+    const url = this.baseUrl;
+    const credentials = this.#session.credentials;
+    if (this.#closed || url === null || credentials === undefined) return;
+    const engine = Engine.open({
+      dataDir: this.dataDir,
+      root: this.root,
+      client: this.#client(url, credentials),
+      features: this.#options.features ?? defaultFeatures,
+      store: this.store,
+    });
+    this.#engine = engine;
+    this.#stopFeed = feedEvents(engine, this.journal);
+    await engine.start();
+  }
+
+  async #closeEngine(): Promise<void> {
+    const engine = this.#engine;
+    if (engine === null) return;
+    this.#engine = null;
+    this.#stopFeed?.();
+    this.#stopFeed = null;
+    await engine.close();
+  }
+}

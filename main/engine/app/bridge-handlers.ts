@@ -1,0 +1,367 @@
+// The engine's use cases, one per channel of the contract: each a few lines over the same
+// engine functions the CLI commands use. Inputs arrive parsed by the contract's schema
+// (bridge-dispatch.ts); answers are the contract's documents.
+import path from 'node:path';
+import type { ChannelName, Output, ParsedInput, SessionDoc } from '../../../contract/index.ts';
+import {
+  checkCreationRequest,
+  createBrandKind,
+  deleteBrand,
+  startBrandCreation,
+} from '../brands/index.ts';
+import type { SourceSpec } from '../brands/creation-request.ts';
+import { applyEdit, discardEdit, editDoc, listEdits, showEdit } from '../edits/index.ts';
+import type { Engine } from '../engine.ts';
+import {
+  exportSyncKey,
+  exportSyncKind,
+  skillKeepVersionsSetting,
+  type ExportSyncResult,
+} from '../export-sync/index.ts';
+import {
+  IMAGE_EDIT_COST,
+  IMAGE_MODELS,
+  IMAGE_SIZES,
+  MAX_PROMPT,
+  MAX_REFERENCES,
+  planImageEdit,
+  quoteImageEdit,
+  startImageEdit,
+} from '../images/index.ts';
+import { runJobNow, type JobRunOutcome } from '../queue/index.ts';
+import type { Brand } from '../store/index.ts';
+import { activityView, jobDoc } from '../views/activity-view.ts';
+import { appStatus, brandDetails, creditDocs, queueDoc } from '../views/app-status.ts';
+import { lookupBrand } from '../views/brand-lookup.ts';
+import { filesDocument, fileDetail } from '../views/files.ts';
+import { libraryItemDoc, libraryPage } from '../views/library-view.ts';
+import { skillFile, skillView } from '../views/skill-view.ts';
+import { AppError } from './app-errors.ts';
+import type { AppRuntime } from './app-runtime.ts';
+import { settingsDoc, updateSettings, clearMediaCache } from './settings.ts';
+
+export type Handlers = {
+  [N in ChannelName]: (input: ParsedInput<N>) => Promise<Output<N>> | Output<N>;
+};
+
+export function createHandlers(app: AppRuntime): Handlers {
+  const store = app.store;
+  const brandOf = (arg: string): Brand => {
+    const id = lookupBrand(store, arg);
+    const brand = store.brands.get(id);
+    if (brand === undefined)
+      throw new AppError('NOT_FOUND', `No brand ${id} is known on this computer yet.`);
+    return brand;
+  };
+  const engine = (): Engine => app.requireEngine();
+
+  return {
+    session: () => sessionDoc(app),
+    status: () => appStatus({ store, engine: app.engine, root: app.root }),
+    credits: () => ({ credits: creditDocs(store) }),
+    brands: () => ({
+      brands: store.brands
+        .list({ includeDeleted: true })
+        .map((b) => brandDetails(store, app.root, b))
+        .sort((a, b) => a.name.localeCompare(b.name)),
+    }),
+    brand: ({ brandId }) => brandDetails(store, app.root, brandOf(brandId)),
+    library: ({ brandId, type, search, cursor, limit }) =>
+      libraryPage(store, lookupBrand(store, brandId), { type, search, cursor, limit }),
+    media: ({ itemId }) => {
+      const item = store.library.get(itemId) ?? store.library.get(itemId.toLowerCase());
+      if (item === undefined)
+        throw new AppError('NOT_FOUND', `No Library item ${itemId} in the local mirror.`);
+      return libraryItemDoc(store, item);
+    },
+    skill: ({ brandId }) =>
+      skillView(store, app.root, brandOf(brandId), store.settings.read(skillKeepVersionsSetting)),
+    skillFile: async ({ brandId, path: rel }) => {
+      const file = await skillFile(store, app.root, brandOf(brandId), rel);
+      if (file === null)
+        throw new AppError('NOT_FOUND', `The Brand Skill on disk has no file "${rel}".`);
+      return file;
+    },
+    files: ({ brandId, state }) => {
+      if (
+        state !== undefined &&
+        !(
+          ['waiting', 'uploading', 'uploaded', 'skipped', 'failed', 'deleted'] as string[]
+        ).includes(state)
+      ) {
+        throw new AppError(
+          'INVALID_INPUT',
+          `state must be one of waiting, uploading, uploaded, skipped, failed, deleted (got "${state}").`,
+        );
+      }
+      const doc = filesDocument(
+        store,
+        brandId === undefined ? undefined : lookupBrand(store, brandId),
+        state as Parameters<typeof filesDocument>[2],
+      );
+      return { ...doc, files: doc.files.map((f) => ({ ...f, detail: fileDetail(f) })) };
+    },
+    edits: async ({ brandId }) => {
+      const id = lookupBrand(store, brandId);
+      const listing = await listEdits(engine(), id);
+      return {
+        brandId: id,
+        source: listing.source,
+        syncedAt: listing.syncedAt === null ? null : new Date(listing.syncedAt).toISOString(),
+        edits: listing.edits.map(editDoc),
+      };
+    },
+    edit: async ({ brandId, editId }) => {
+      const { edit, source } = await showEdit(
+        engine(),
+        lookupBrand(store, brandId),
+        editId.toLowerCase(),
+      );
+      return { ...editDoc(edit), source };
+    },
+    activity: ({ limit }) => activityView(store, app.engine, limit),
+    settings: () => settingsDoc(app),
+    image: async ({ imageId }) => {
+      const image = await engine().client.getImage(imageId);
+      return {
+        ...image,
+        brandId: (image as { brandId?: string | null }).brandId ?? null,
+        url: (image as { url?: string | null }).url ?? null,
+        failureReason: (image as { failureReason?: string | null }).failureReason ?? null,
+        file: null,
+      };
+    },
+    imageEditQuote: async ({ brandId, size }) => {
+      if (!(IMAGE_SIZES as readonly string[]).includes(size)) {
+        throw new AppError(
+          'INVALID_INPUT',
+          `size must be one of ${IMAGE_SIZES.join(', ')} (got "${size}").`,
+        );
+      }
+      const plan = await quoteImageEdit(
+        engine(),
+        lookupBrand(store, brandId),
+        size as (typeof IMAGE_SIZES)[number],
+      );
+      const balance = plan.credits?.balance ?? null;
+      const unlimited = plan.credits?.unlimited ?? false;
+      return {
+        cost: IMAGE_EDIT_COST[plan.size],
+        workspace: plan.workspace,
+        balance,
+        unlimited,
+        enough: plan.credits === null ? null : !plan.short,
+        message:
+          plan.credits === null
+            ? 'The balance could not be checked: the service decides when the edit is sent.'
+            : unlimited
+              ? 'This workspace has unlimited credits.'
+              : plan.short
+                ? `This edit costs ${plan.cost} and the workspace has ${balance}.`
+                : `This edit costs ${plan.cost}; ${balance} available.`,
+        limits: {
+          maxPrompt: MAX_PROMPT,
+          maxReferences: MAX_REFERENCES,
+          models: [...IMAGE_MODELS],
+          sizes: [...IMAGE_SIZES],
+        },
+      };
+    },
+
+    signIn: async ({ key, kind, baseUrl }) => {
+      await app.signIn(key, kind, baseUrl);
+      return sessionDoc(app);
+    },
+    signOut: async () => {
+      await app.signOut();
+      return sessionDoc(app);
+    },
+    pause: () => {
+      const e = engine();
+      e.pause('you');
+      return queueDoc(store, e);
+    },
+    resume: () => {
+      const e = engine();
+      e.resume('you');
+      return queueDoc(store, e);
+    },
+    syncNow: async () => {
+      await engine().reconcile();
+      return { queued: true };
+    },
+    createBrand: async (input) => {
+      const e = engine();
+      const sources: SourceSpec[] = [];
+      if (input.website) sources.push({ kind: 'website', url: input.website });
+      if (input.instagram) sources.push({ kind: 'instagram', url: input.instagram });
+      for (const pdf of input.pdfs ?? []) {
+        sources.push(
+          /^https?:\/\//i.test(pdf) ? { kind: 'pdf', url: pdf } : { kind: 'pdf', path: pdf },
+        );
+      }
+      const request = await checkCreationRequest({
+        sources,
+        ...(input.instructions !== undefined ? { instructions: input.instructions } : {}),
+        ...(input.allowDuplicate ? { allowDuplicate: true } : {}),
+        ...(input.workspaceId !== undefined ? { workspaceId: input.workspaceId } : {}),
+      });
+      const started = startBrandCreation(e, request);
+      const outcome = await runJobNow(e.queue, createBrandKind, started.payload, started.enqueue);
+      const result = settledResult(outcome) as { brandId?: string } | null;
+      await e.reconcile();
+      return { jobId: started.job.id, mode: started.mode, brandId: result?.brandId ?? null };
+    },
+    deleteBrand: async ({ brandId }) => {
+      const e = engine();
+      const deleted = await deleteBrand(e, lookupBrand(store, brandId));
+      return {
+        id: deleted.id,
+        name: deleted.name,
+        folderKept: deleted.folderName === null ? null : path.join(app.root, deleted.folderName),
+      };
+    },
+    applyEdit: async ({ brandId, editId }) => {
+      const e = engine();
+      const id = lookupBrand(store, brandId);
+      const edit = await applyEdit(e, id, editId.toLowerCase());
+      return { edit: editDoc(edit), skill: await bringSkill(e, id, 'edit') };
+    },
+    discardEdit: async ({ brandId, editId }) => {
+      const edit = await discardEdit(engine(), lookupBrand(store, brandId), editId.toLowerCase());
+      return { edit: editDoc(edit) };
+    },
+    answerEdit: async (input) => {
+      const e = engine();
+      const id = lookupBrand(store, input.brandId);
+      const edit = await e.client.answerEdit(id, input.editId.toLowerCase(), {
+        interactionId: input.interactionId.toLowerCase(),
+        ...(input.text !== undefined ? { text: input.text } : {}),
+        ...(input.imageIds !== undefined ? { imageIds: input.imageIds } : {}),
+        ...(input.sources !== undefined ? { sources: input.sources } : {}),
+      });
+      store.edits.upsert(id, edit);
+      return { edit: editDoc(edit) };
+    },
+    imageEdit: async (input) => {
+      const e = engine();
+      const plan = await planImageEdit(e, {
+        imageId: input.imageId,
+        brandId: lookupBrand(store, input.brandId),
+        prompt: input.prompt,
+        ...(input.model !== undefined
+          ? { model: input.model as (typeof IMAGE_MODELS)[number] }
+          : {}),
+        ...(input.size !== undefined ? { size: input.size as (typeof IMAGE_SIZES)[number] } : {}),
+        ...(input.referenceIds !== undefined ? { referenceImageIds: input.referenceIds } : {}),
+      });
+      const started = await startImageEdit(e, plan);
+      return { imageId: started.id, status: started.status ?? 'pending', cost: plan.cost };
+    },
+    retryJob: ({ jobId }) => {
+      const e = engine();
+      const job = e.queue.retry(jobId);
+      if (job === undefined)
+        throw new AppError(
+          'NOT_FOUND',
+          `Job ${jobId} cannot be retried (unknown, or neither failed nor cancelled).`,
+        );
+      return jobDoc(e, job);
+    },
+    cancelJob: ({ jobId }) => {
+      const e = engine();
+      const job = e.queue.cancel(jobId);
+      if (job === undefined)
+        throw new AppError(
+          'NOT_FOUND',
+          `Job ${jobId} cannot be cancelled (unknown, or already finished).`,
+        );
+      return jobDoc(e, job);
+    },
+    syncSkill: async ({ brandId }) => bringSkill(engine(), lookupBrand(store, brandId), 'user'),
+    updateSettings: (change) => updateSettings(app, change),
+    clearMediaCache: () => clearMediaCache(app),
+    openFolder: async ({ brandId }) => {
+      const target = brandId === undefined ? app.root : brandFolder(app.root, brandOf(brandId));
+      if (app.host.openPath === undefined) return { path: target, opened: false };
+      return { path: target, opened: await app.host.openPath(target) };
+    },
+  };
+}
+
+function brandFolder(root: string, brand: Brand): string {
+  if (brand.folderName === null) {
+    throw new AppError(
+      'NOT_FOUND',
+      `${brand.name ?? brand.id} has no folder on this computer yet.`,
+    );
+  }
+  return path.join(root, brand.folderName);
+}
+
+export function sessionDoc(app: AppRuntime): SessionDoc {
+  const session = app.session;
+  const account = app.engine?.queue.status().conditions.find((c) => c.name === 'account');
+  return {
+    signedIn: app.engine !== null,
+    authKind: session.credentials?.kind ?? null,
+    source: session.source,
+    baseUrl: app.baseUrl,
+    demo: app.demo,
+    problem: account
+      ? {
+          code: account.code,
+          message: account.message,
+          since: new Date(account.since).toISOString(),
+        }
+      : null,
+    keychain: { available: session.keychainProblem === null, message: session.keychainProblem },
+  };
+}
+
+/** The job's result, or its failure as an error the bridge can carry. */
+function settledResult(outcome: JobRunOutcome): unknown {
+  if (outcome.state === 'done') return outcome.job.result;
+  if (outcome.state === 'failed') {
+    throw Object.assign(
+      new AppError('INVALID_INPUT', outcome.error.message, { data: outcome.error.data }),
+      {
+        code: outcome.error.code,
+        retryable: outcome.error.retryable,
+      },
+    );
+  }
+  if (outcome.state === 'halted') {
+    throw Object.assign(new AppError('NOT_SUPPORTED', outcome.message, { retryable: true }), {
+      code: outcome.code,
+    });
+  }
+  throw new AppError('NOT_SUPPORTED', 'The job was cancelled.');
+}
+
+/** Runs the brand's export sync now (a user's request or an applied edit). */
+async function bringSkill(engine: Engine, brandId: string, reason: string) {
+  const outcome = await runJobNow(
+    engine.queue,
+    exportSyncKind,
+    { brandId, reason },
+    exportSyncKey(brandId),
+  );
+  if (outcome.state === 'done') {
+    const result = outcome.job.result as ExportSyncResult;
+    return {
+      ok: true,
+      outcome: result.outcome,
+      skillId: result.skillId,
+      path: result.path,
+      message: result.message,
+    };
+  }
+  const why =
+    outcome.state === 'failed'
+      ? `${outcome.error.code}: ${outcome.error.message}`
+      : outcome.state === 'halted'
+        ? `${outcome.code}: ${outcome.message}`
+        : 'the job was cancelled';
+  return { ok: false, outcome: null, skillId: null, path: null, message: why };
+}

@@ -1,0 +1,196 @@
+// What the engine does, as the bridge's numbered events: a job moved, a brand's files or
+// Library or Brand Skill changed, credits, the queue, the connection; plus the few moments
+// worth a notification (a Brand Skill updated, a brand ready or failed, an upload failed,
+// the key refused). Events are hints: a face asks its query again for the truth.
+import type { BridgeEvent } from '../../../contract/index.ts';
+import { refreshAccountKind } from '../account-refresh.ts';
+import { refreshBrandsKind } from '../brand-refresh.ts';
+import { createBrandKind } from '../brands/index.ts';
+import { refreshEditsKind } from '../edits/edits-feature.ts';
+import type { Engine } from '../engine.ts';
+import { exportSyncKind } from '../export-sync/index.ts';
+import { LOGO_KIND, UPLOAD_KIND } from '../folder-sync/file-keys.ts';
+import { librarySyncJobKind } from '../library/index.ts';
+import type { QueueStatus } from '../queue/queue-events.ts';
+import { brandDisplayName, type JobRecord } from '../store/index.ts';
+import type { EventJournal } from './event-journal.ts';
+
+/** Progress of one job at most this often; the last state always goes out. */
+const PROGRESS_EVERY_MS = 250;
+/** A brand's files at most this often (a scan of 10,000 files is one hint, not 10,000). */
+const FILES_EVERY_MS = 200;
+
+export function feedEvents(engine: Engine, journal: EventJournal): () => void {
+  const push = (event: BridgeEvent) => journal.push(event);
+  const offs: (() => void)[] = [];
+  const timers = new Set<NodeJS.Timeout>();
+  const progressAt = new Map<number, number>();
+  const statuses = new Map(engine.store.brands.list().map((b) => [b.id, b.status]));
+
+  const job = (record: JobRecord, state = record.state) =>
+    push({
+      type: 'job',
+      jobId: record.id,
+      kind: record.kind,
+      brandId: record.brandId,
+      state,
+      progress: record.progress,
+    });
+
+  const q = engine.queue.events;
+  offs.push(
+    q.on('job:queued', ({ job: r }) => job(r)),
+    q.on('job:started', ({ job: r }) => job(r)),
+    q.on('job:retry', ({ job: r }) => job(r, 'retry-wait')),
+    q.on('job:requeued', ({ job: r }) => job(r)),
+    q.on('job:cancelled', ({ job: r }) => job(r)),
+    q.on('job:progress', ({ jobId, kind, done, total }) => {
+      const now = Date.now();
+      if (now - (progressAt.get(jobId) ?? 0) < PROGRESS_EVERY_MS) return;
+      progressAt.set(jobId, now);
+      const record = engine.store.jobs.get(jobId);
+      push({
+        type: 'job',
+        jobId,
+        kind,
+        brandId: record?.brandId ?? null,
+        state: 'running',
+        progress: { done, total },
+      });
+    }),
+    q.on('job:done', ({ job: r }) => {
+      progressAt.delete(r.id);
+      job(r);
+      settled(r);
+    }),
+    q.on('job:failed', ({ job: r, error }) => {
+      progressAt.delete(r.id);
+      job(r);
+      if (r.kind === UPLOAD_KIND && r.brandId !== null) {
+        push({
+          type: 'notify',
+          kind: 'upload-failed',
+          title: 'An upload failed',
+          message: `${engine.describe(r).subject}: ${error.message}`,
+          brandId: r.brandId,
+        });
+      }
+    }),
+    q.on('queue:status', (status) => queueChanged(status)),
+    engine.client.rateGate.onChange(() => push({ type: 'queue' })),
+    engine.events.on('brands:refreshed', ({ brands }) => {
+      push({ type: 'brand', brandId: null });
+      for (const brand of brands) {
+        const before = statuses.get(brand.id);
+        statuses.set(brand.id, brand.status);
+        if (before === undefined || before === brand.status) continue;
+        if (brand.status === 'ready') {
+          push({
+            type: 'notify',
+            kind: 'brand-ready',
+            title: `${brandDisplayName(brand)} is ready`,
+            message: 'Its Brand Skill is on its way to disk.',
+            brandId: brand.id,
+          });
+        } else if (brand.status === 'failed') {
+          push({
+            type: 'notify',
+            kind: 'brand-failed',
+            title: `${brandDisplayName(brand)} failed`,
+            message:
+              brand.failureMessage ?? brand.failureCode ?? 'The service could not analyse it.',
+            brandId: brand.id,
+          });
+        }
+      }
+    }),
+    engine.events.on('brand:skill-changed', ({ brandId }) => push({ type: 'brand', brandId })),
+    engine.store.files.onChange((brandId) => filesChanged(brandId)),
+  );
+
+  function settled(record: JobRecord): void {
+    const brandId = record.brandId;
+    switch (record.kind) {
+      case refreshBrandsKind:
+      case createBrandKind:
+        push({ type: 'brand', brandId });
+        break;
+      case refreshAccountKind:
+        push({ type: 'credits' });
+        break;
+      case librarySyncJobKind:
+        if (brandId !== null) push({ type: 'library', brandId });
+        break;
+      case refreshEditsKind:
+        if (brandId !== null) push({ type: 'edits', brandId });
+        break;
+      case LOGO_KIND:
+        push({ type: 'brand', brandId });
+        break;
+      case exportSyncKind: {
+        if (brandId === null) break;
+        push({ type: 'skill', brandId });
+        const outcome = (record.result as { outcome?: string } | null)?.outcome;
+        if (outcome === 'installed') {
+          const brand = engine.store.brands.get(brandId);
+          push({
+            type: 'notify',
+            kind: 'skill-updated',
+            title: `New Brand Skill for ${brand ? brandDisplayName(brand) : 'a brand'}`,
+            message: 'The latest Brand Skill is unpacked in its folder.',
+            brandId,
+          });
+        }
+        break;
+      }
+    }
+  }
+
+  let offlineSince: number | null = null;
+  let accountProblem: string | null = null;
+  function queueChanged(status: QueueStatus): void {
+    push({ type: 'queue' });
+    const offline = status.conditions.find((c) => c.name === 'offline');
+    if (offline && offlineSince === null) {
+      offlineSince = offline.since;
+      push({ type: 'connection', online: false, since: new Date(offline.since).toISOString() });
+    } else if (!offline && offlineSince !== null) {
+      offlineSince = null;
+      push({ type: 'connection', online: true, since: new Date().toISOString() });
+    }
+    const account = status.conditions.find((c) => c.name === 'account');
+    if (account && accountProblem === null) {
+      accountProblem = account.code;
+      push({ type: 'session' });
+      push({
+        type: 'notify',
+        kind: 'signed-out',
+        title: 'Brand Sync needs you to sign in again',
+        message: account.message,
+        brandId: null,
+      });
+    } else if (!account && accountProblem !== null) {
+      accountProblem = null;
+      push({ type: 'session' });
+    }
+  }
+
+  const filesPending = new Set<string>();
+  function filesChanged(brandId: string): void {
+    if (filesPending.has(brandId)) return;
+    filesPending.add(brandId);
+    const timer = setTimeout(() => {
+      timers.delete(timer);
+      filesPending.delete(brandId);
+      push({ type: 'files', brandId });
+    }, FILES_EVERY_MS);
+    timer.unref();
+    timers.add(timer);
+  }
+
+  return () => {
+    for (const off of offs) off();
+    for (const timer of timers) clearTimeout(timer);
+    timers.clear();
+  };
+}

@@ -1,0 +1,48 @@
+// Library media for the window: from the cache in the data dir (offline), fetched into it
+// first when the engine is online. One cache per runtime, capped by its setting.
+import path from 'node:path';
+import { MediaCache, MirrorError, type CachedFile } from '../library/index.ts';
+import type { AppRuntime } from './app-runtime.ts';
+
+export const MEDIA_CACHE_DIR = 'media-cache';
+
+const caches = new WeakMap<AppRuntime, MediaCache>();
+
+export function mediaCacheOf(app: AppRuntime): MediaCache {
+  let cache = caches.get(app);
+  if (cache === undefined) {
+    cache = new MediaCache({
+      store: app.store,
+      dir: path.join(app.dataDir, MEDIA_CACHE_DIR),
+      download: (url, dest, options) => {
+        const engine = app.engine;
+        if (engine === null) {
+          throw new MirrorError(
+            'OFFLINE',
+            'This file was never fetched, and Brand Sync is not signed in to fetch it.',
+          );
+        }
+        return engine.client.downloadToFile(url, dest, options);
+      },
+    });
+    caches.set(app, cache);
+  }
+  return cache;
+}
+
+/** The item's cached file; fetched first when it is not cached and the engine can. */
+export async function mediaFile(
+  app: AppRuntime,
+  itemId: string,
+  signal?: AbortSignal,
+): Promise<CachedFile | null> {
+  const cache = mediaCacheOf(app);
+  const hit = cache.cached(itemId);
+  if (hit !== null || app.engine === null) return hit;
+  try {
+    return await cache.get(itemId, signal ? { signal } : {});
+  } catch {
+    // Not an image, gone from the mirror, the network down: the window shows its placeholder.
+    return null;
+  }
+}

@@ -1,0 +1,85 @@
+// The queue as the user thinks of it: what runs (with progress), what waits and why (paused
+// by you, offline since when, the service asked us to wait until a time, a retry later),
+// what failed with its reason, what finished recently; and the activity log.
+import type { ActivityDoc, JobDoc } from '../../../contract/index.ts';
+import type { Engine } from '../engine.ts';
+import type { JobRecord, Store } from '../store/index.ts';
+import { connectionDoc, queueDoc } from './app-status.ts';
+import { iso } from './status.ts';
+
+export function jobDoc(
+  engine: Engine | null,
+  job: JobRecord,
+  queue?: ActivityDoc['queue'],
+): JobDoc {
+  const subject = engine?.describe(job) ?? { area: job.kind, subject: job.key ?? `#${job.id}` };
+  return {
+    id: job.id,
+    kind: job.kind,
+    area: subject.area,
+    subject: subject.subject,
+    brandId: job.brandId,
+    state: job.state,
+    progress: job.progress,
+    attempts: job.attempts,
+    waiting: waitingReason(job, queue),
+    error:
+      job.lastError === null
+        ? null
+        : {
+            code: job.lastError.code,
+            message: job.lastError.message,
+            retryable: job.lastError.retryable,
+          },
+    updatedAt: iso(job.updatedAt),
+    finishedAt: iso(job.finishedAt),
+  };
+}
+
+function waitingReason(job: JobRecord, queue: ActivityDoc['queue'] | undefined): JobDoc['waiting'] {
+  if (job.state !== 'queued' && job.state !== 'retry-wait') return null;
+  if (queue?.userPaused) return { code: 'PAUSED', message: 'Paused by you', until: null };
+  const condition = queue?.conditions[0];
+  if (condition)
+    return { code: condition.code, message: condition.message, until: condition.nextProbeAt };
+  if (queue?.rateLimitedUntil) {
+    return {
+      code: 'RATE_LIMITED',
+      message: 'The service asked us to wait',
+      until: queue.rateLimitedUntil,
+    };
+  }
+  if (job.state === 'retry-wait') {
+    return {
+      code: job.lastError?.code ?? 'RETRY',
+      message: job.lastError?.message ?? 'Waiting to try again',
+      until: iso(job.nextRunAt),
+    };
+  }
+  return null;
+}
+
+export function activityView(store: Store, engine: Engine | null, limit = 100): ActivityDoc {
+  const queue = queueDoc(store, engine);
+  const doc = (job: JobRecord) => jobDoc(engine, job, queue);
+  const active = [
+    ...store.jobs.list({ state: 'running', limit }),
+    ...store.jobs.list({ state: 'retry-wait', limit }),
+    ...store.jobs.list({ state: 'queued', limit }),
+  ];
+  return {
+    queue,
+    connection: connectionDoc(engine),
+    active: active.map(doc),
+    failed: store.jobs.list({ state: 'failed', limit: Math.min(limit, 50) }).map(doc),
+    done: store.jobs.list({ state: 'done', limit: Math.min(limit, 50) }).map(doc),
+    log: store.activity.list({ limit: Math.min(limit, 100), minLevel: 'info' }).map((e) => ({
+      id: e.id,
+      at: iso(e.at),
+      level: e.level,
+      code: e.code,
+      message: e.message,
+      brandId: e.brandId,
+    })),
+  };
+}
