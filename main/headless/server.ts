@@ -70,6 +70,17 @@ export async function startHeadlessHost(options: HeadlessHostOptions): Promise<H
     trustProxy: false,
   });
 
+  // An empty body is an empty input (`curl -X POST …/api/status`); anything else must be JSON.
+  server.removeContentTypeParser('application/json');
+  server.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
+    const text = String(body);
+    if (text.trim() === '') return done(null, {});
+    try {
+      done(null, JSON.parse(text));
+    } catch (error) {
+      done(Object.assign(error as Error, { statusCode: 400 }), undefined);
+    }
+  });
   await server.register(fastifyCookie);
   await server.register(fastifyHelmet, {
     contentSecurityPolicy: false, // set below, exactly, on every answer
