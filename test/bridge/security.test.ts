@@ -1,4 +1,3 @@
-/* eslint-disable @typescript-eslint/no-explicit-any -- the answers are JSON, checked field by field */
 // The headless host's guards, each over real HTTP: the token exchanged for an HttpOnly
 // SameSite=Strict cookie, 401 without it, 403 for a foreign Host (DNS rebinding) or Origin,
 // no CORS, a strict CSP, files never served from outside, loopback only.
