@@ -106,6 +106,7 @@ export default tseslint.config(
     },
   },
   {
+    // The contract is shared by the engine, the preload and the renderer: zod and itself only.
     files: ['contract/**'],
     rules: {
       'no-restricted-imports': [
@@ -113,11 +114,25 @@ export default tseslint.config(
         {
           patterns: [
             {
-              group: ['**/main/**', '**/simulator/**', '**/renderer/**', 'electron'],
-              message: 'contract/ imports only zod.',
+              regex: '^(?!zod$|\\./[\\w.-]+$)',
+              message: 'contract/ imports only zod (and its own modules).',
             },
           ],
         },
+      ],
+    },
+  },
+  {
+    // One bridge client: no component or state class reaches a transport itself.
+    files: ['renderer/**/*.ts', 'renderer/**/*.svelte'],
+    ignores: ['renderer/src/lib/bridge/**'],
+    rules: {
+      'no-restricted-globals': [
+        'error',
+        ...['fetch', 'EventSource', 'XMLHttpRequest', 'WebSocket'].map((name) => ({
+          name,
+          message: 'The renderer talks to the engine only through renderer/src/lib/bridge.',
+        })),
       ],
     },
   },

@@ -7,7 +7,9 @@ const eslint = new ESLint();
 
 async function restricted(filePath: string, code: string): Promise<boolean> {
   const [result] = await eslint.lintText(code, { filePath });
-  return (result?.messages ?? []).some((m) => m.ruleId === 'no-restricted-imports');
+  return (result?.messages ?? []).some(
+    (m) => m.ruleId === 'no-restricted-imports' || m.ruleId === 'no-restricted-globals',
+  );
 }
 
 describe('layer rules', () => {
@@ -19,6 +21,10 @@ describe('layer rules', () => {
     ['contract/x.ts', "import { Engine } from '../main/engine/engine.ts';"],
     ['renderer/src/x.ts', "import { Engine } from '../../main/engine/engine.ts';"],
     ['renderer/src/x.ts', "import fs from 'node:fs';"],
+    ['contract/x.ts', "import fs from 'node:fs';"],
+    ['contract/x.ts', "import Fastify from 'fastify';"],
+    ['renderer/src/state/x.ts', "export const answer = fetch('/api/status');"],
+    ['renderer/src/components/x.ts', "export const events = new EventSource('/api/events');"],
   ])('%s may not: %s', async (file, code) => {
     expect(await restricted(file, `${code}\n`)).toBe(true);
   });
@@ -27,6 +33,11 @@ describe('layer rules', () => {
     ['main/engine/x.ts', "import { z } from 'zod';"],
     ['main/cli/x.ts', "import { startSimulator } from '../../simulator/index.ts';"],
     ['simulator/x.ts', "import Fastify from 'fastify';"],
+    [
+      'contract/x.ts',
+      "import { z } from 'zod';\nimport { ok } from './result.ts';\nexport const a = [z, ok];",
+    ],
+    ['renderer/src/lib/bridge/x.ts', "export const answer = fetch('/api/status');"],
   ])('%s may: %s', async (file, code) => {
     expect(await restricted(file, `${code}\n`)).toBe(false);
   });
