@@ -192,18 +192,34 @@ export interface EditAnswer {
  * the interaction's bounds, then the edit prepares its candidate again.
  */
 export function answerEdit(state: SimState, edit: Edit, answer: EditAnswer): Edit {
-  const asked = edit.interaction as
-    | { id: string; accepts: { text: { minLength: number; maxLength: number; required: boolean }; images: { min: number; max: number }; sources: { min: number; max: number } } }
-    | null;
+  const asked = edit.interaction as {
+    id: string;
+    accepts: {
+      text: { minLength: number; maxLength: number; required: boolean };
+      images: { min: number; max: number };
+      sources: { min: number; max: number };
+    };
+  } | null;
   if (edit.status !== 'input_required' || asked === null) {
-    throw new SimError(409, 'BRAND_EDIT_STATE_CONFLICT', `the edit is ${edit.status}: it asks no question`);
+    throw new SimError(
+      409,
+      'BRAND_EDIT_STATE_CONFLICT',
+      `the edit is ${edit.status}: it asks no question`,
+    );
   }
   if (answer.interactionId !== asked.id) {
-    throw new SimError(400, 'INVALID_INPUT', 'interactionId does not name the question this edit asks');
+    throw new SimError(
+      400,
+      'INVALID_INPUT',
+      'interactionId does not name the question this edit asks',
+    );
   }
   const text = typeof answer.text === 'string' ? answer.text : '';
   const { accepts } = asked;
-  if ((accepts.text.required && text.length < accepts.text.minLength) || text.length > accepts.text.maxLength) {
+  if (
+    (accepts.text.required && text.length < accepts.text.minLength) ||
+    text.length > accepts.text.maxLength
+  ) {
     throw new SimError(
       400,
       'INVALID_INPUT',
@@ -216,7 +232,11 @@ export function answerEdit(state: SimState, edit: Edit, answer: EditAnswer): Edi
   ] as const) {
     const list = answer[field] ?? [];
     if (!Array.isArray(list) || list.length < bounds.min || list.length > bounds.max) {
-      throw new SimError(400, 'INVALID_INPUT', `${field} must list ${bounds.min}-${bounds.max} items`);
+      throw new SimError(
+        400,
+        'INVALID_INPUT',
+        `${field} must list ${bounds.min}-${bounds.max} items`,
+      );
     }
   }
   edit.interaction = null;
