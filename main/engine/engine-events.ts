@@ -14,6 +14,8 @@ export interface EngineEvents {
     folders: ReadonlyMap<string, string>;
     reason: 'reconcile' | 'periodic';
   };
+  /** One brand's record changed outside a listing (a followed creation settled). */
+  'brand:updated': { brand: Brand };
   /** A brand's active Skill may have changed (ready, logo settled, edit applied). */
   'brand:skill-changed': { brandId: string; reason: string };
   /** Something the user should see in the activity list. */

@@ -261,16 +261,24 @@ describe('commands', () => {
       website: 'https://northwind-coffee.example.com',
     });
     expectFailure(duplicate, 422, 'DUPLICATE_BRAND');
+    b.sim.control.setDurations({ brandAnalysisMs: 400 });
+    const from = b.app.journal.lastSeq;
     const created = await b.ok('createBrand', {
       website: 'https://acme-bridge.example.com',
       instructions: 'Bold.',
     });
     expect(created.brandId).toMatch(/^[0-9a-f-]{36}$/);
-    const brand = await until(
-      async () => (await b.ok('status')).brands.find((x: any) => x.id === created.brandId),
-      'the new brand in status',
+    // Followed until it settles: ready now, not at the next brand listing minutes later.
+    await until(
+      async () =>
+        (await b.ok('status')).brands.find((x: any) => x.id === created.brandId)?.status ===
+        'ready',
+      'the new brand to be ready',
     );
-    expect(brand.status).toBe('analyzing');
+    const notices = b.app.journal.since(from).events.filter((e) => e.type === 'notify');
+    expect(notices).toContainEqual(
+      expect.objectContaining({ kind: 'brand-ready', brandId: created.brandId }),
+    );
     const lumen = (await b.ok('status')).brands.find((x: any) => x.name === 'Lumen Labs');
     const deleted = await b.ok('deleteBrand', { brandId: lumen.id });
     expect(deleted).toMatchObject({ id: lumen.id, folderKept: path.join(b.root, 'Lumen Labs') });

@@ -3,6 +3,7 @@
 // event stream, and the session (sign in, sign out, a new sync root or service: the engine
 // is closed and opened again, its queue kept). No UI and no transport here.
 import { createApiClient, type ApiClient, type Credentials } from '../api/index.ts';
+import { followBrand } from '../brands/follow-brand.ts';
 import { Engine, type FeatureFactory } from '../engine.ts';
 import { defaultFeatures } from '../features.ts';
 import { Keychain } from '../keychain.ts';
@@ -67,6 +68,8 @@ export class AppRuntime {
   #stopFeed: (() => void) | null = null;
   #session: SessionState = { credentials: undefined, source: null, keychainProblem: null };
   #transition: Promise<void> = Promise.resolve();
+  /** Background follows of brands under analysis; cut when the engine stops. */
+  #follows = new AbortController();
   #closed = false;
 
   private constructor(options: AppRuntimeOptions, store: Store) {
@@ -203,6 +206,15 @@ export class AppRuntime {
     this.journal.push({ type: 'session' });
   }
 
+  /** Follows a brand created here until it settles (the window shows its end at once). */
+  followBrand(brandId: string): void {
+    const engine = this.#engine;
+    if (engine === null) return;
+    followBrand(engine, brandId, this.#follows.signal).catch(() => {
+      // Cut short (stopped, offline): the next brand listing brings the outcome.
+    });
+  }
+
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
@@ -269,6 +281,8 @@ export class AppRuntime {
     const engine = this.#engine;
     if (engine === null) return;
     this.#engine = null;
+    this.#follows.abort();
+    this.#follows = new AbortController();
     this.#stopFeed?.();
     this.#stopFeed = null;
     await engine.close();

@@ -209,6 +209,7 @@ export function createHandlers(app: AppRuntime): Handlers {
       const started = startBrandCreation(e, request);
       const outcome = await runJobNow(e.queue, createBrandKind, started.payload, started.enqueue);
       const result = settledResult(outcome) as { brandId?: string } | null;
+      if (result?.brandId) app.followBrand(result.brandId);
       await e.reconcile();
       return { jobId: started.job.id, mode: started.mode, brandId: result?.brandId ?? null };
     },

@@ -12,7 +12,7 @@ import { exportSyncKind } from '../export-sync/index.ts';
 import { LOGO_KIND, UPLOAD_KIND } from '../folder-sync/file-keys.ts';
 import { librarySyncJobKind } from '../library/index.ts';
 import type { QueueStatus } from '../queue/queue-events.ts';
-import { brandDisplayName, type JobRecord } from '../store/index.ts';
+import { brandDisplayName, type Brand, type JobRecord } from '../store/index.ts';
 import type { EventJournal } from './event-journal.ts';
 
 /** Progress of one job at most this often; the last state always goes out. */
@@ -80,39 +80,56 @@ export function feedEvents(engine: Engine, journal: EventJournal): () => void {
     engine.client.rateGate.onChange(() => push({ type: 'queue' })),
     engine.events.on('brands:refreshed', ({ brands }) => {
       push({ type: 'brand', brandId: null });
-      for (const brand of brands) {
-        const before = statuses.get(brand.id);
-        statuses.set(brand.id, brand.status);
-        if (before === undefined || before === brand.status) continue;
-        if (brand.status === 'ready') {
-          push({
-            type: 'notify',
-            kind: 'brand-ready',
-            title: `${brandDisplayName(brand)} is ready`,
-            message: 'Its Brand Skill is on its way to disk.',
-            brandId: brand.id,
-          });
-        } else if (brand.status === 'failed') {
-          push({
-            type: 'notify',
-            kind: 'brand-failed',
-            title: `${brandDisplayName(brand)} failed`,
-            message:
-              brand.failureMessage ?? brand.failureCode ?? 'The service could not analyse it.',
-            brandId: brand.id,
-          });
-        }
-      }
+      for (const brand of brands) brandSeen(brand);
     }),
     engine.events.on('brand:skill-changed', ({ brandId }) => push({ type: 'brand', brandId })),
+    engine.events.on('brand:updated', ({ brand }) => {
+      brandSeen(brand);
+      push({ type: 'brand', brandId: brand.id });
+    }),
     engine.store.files.onChange((brandId) => filesChanged(brandId)),
   );
+
+  /** A brand's status as the engine learned it: a change to ready or failed is worth a notification. */
+  function brandSeen(brand: Brand): void {
+    const before = statuses.get(brand.id);
+    statuses.set(brand.id, brand.status);
+    if (before === undefined || before === brand.status) return;
+    if (brand.status === 'ready') {
+      push({
+        type: 'notify',
+        kind: 'brand-ready',
+        title: `${brandDisplayName(brand)} is ready`,
+        message: 'Its Brand Skill is on its way to disk.',
+        brandId: brand.id,
+      });
+    } else if (brand.status === 'failed') {
+      push({
+        type: 'notify',
+        kind: 'brand-failed',
+        title: `${brandDisplayName(brand)} failed`,
+        message: brand.failureMessage ?? brand.failureCode ?? 'The service could not analyse it.',
+        brandId: brand.id,
+      });
+    }
+  }
 
   function settled(record: JobRecord): void {
     const brandId = record.brandId;
     switch (record.kind) {
+      case createBrandKind: {
+        const id = (record.result as { brandId?: string } | null)?.brandId ?? brandId;
+        const brand = id ? engine.store.brands.get(id) : undefined;
+        if (brand !== undefined) {
+          // A brand created here is known from its creation on: only its end is news.
+          if (record.kind === createBrandKind && !statuses.has(brand.id))
+            statuses.set(brand.id, null);
+          brandSeen(brand);
+        }
+        push({ type: 'brand', brandId: id ?? null });
+        break;
+      }
       case refreshBrandsKind:
-      case createBrandKind:
         push({ type: 'brand', brandId });
         break;
       case refreshAccountKind:
