@@ -208,6 +208,27 @@ export const commands = {
   ),
   updateSettings: channel(settingsChange, settingsDoc, 'change settings'),
   clearMediaCache: channel(none, settingsDoc, 'empty the offline media cache'),
+  addFiles: channel(
+    z
+      .object({
+        brandId: brand,
+        files: z
+          .array(
+            z
+              .object({
+                name: z.string().min(1).max(255),
+                /** The file's bytes, base64 (10 MB of file at most: the service's image limit). */
+                dataBase64: z.string().max(14_000_000),
+              })
+              .strict(),
+          )
+          .min(1)
+          .max(5),
+      })
+      .strict(),
+    z.object({ added: z.array(z.object({ name: z.string(), path: z.string() })) }),
+    "copy files dropped onto the window into the brand's folder (the folder stays the source of truth)",
+  ),
   openFolder: channel(
     z.object({ brandId: brand.optional() }).strict(),
     z.object({ path: z.string(), opened: z.boolean() }),

@@ -64,7 +64,8 @@ export async function startHeadlessHost(options: HeadlessHostOptions): Promise<H
 
   const server: FastifyInstance = Fastify({
     logger: false,
-    bodyLimit: 1024 * 1024,
+    // Files dropped onto the window arrive as JSON (base64): at most 5 of up to 10 MB each.
+    bodyLimit: 72 * 1024 * 1024,
     forceCloseConnections: true,
     // Never behind a proxy: the peer is the browser on this machine.
     trustProxy: false,

@@ -285,6 +285,36 @@ describe('commands', () => {
     expectFailure(await b.call('deleteBrand', { brandId: lumen.id }), 422, 'BRAND_NOT_FOUND');
   });
 
+  test('addFiles: dropped onto the window, copied into the folder under a free name, then uploaded', async () => {
+    const png = makePng({ seed: 33 }).toString('base64');
+    const first = await b.ok('addFiles', {
+      brandId: northwind,
+      files: [{ name: 'window-drop.png', dataBase64: png }],
+    });
+    const second = await b.ok('addFiles', {
+      brandId: northwind,
+      files: [{ name: 'window-drop.png', dataBase64: png }],
+    });
+    expect(first.added[0].name).toBe('window-drop.png');
+    expect(second.added[0].name).toBe('window-drop (2).png');
+    await until(async () => {
+      const doc = await b.ok('files', { brandId: northwind });
+      return doc.files.find((f: any) => f.path === 'window-drop.png' && f.state === 'uploaded');
+    }, 'the dropped file to upload');
+    for (const name of ['../escape.png', '.hidden.png', 'a/b.png']) {
+      const refused = await b.call('addFiles', {
+        brandId: northwind,
+        files: [{ name, dataBase64: png }],
+      });
+      expectFailure(refused, 422, 'INVALID_NAME');
+    }
+    expectFailure(
+      await b.call('addFiles', { brandId: northwind, files: [] }),
+      400,
+      'VALIDATION_ERROR',
+    );
+  });
+
   test('syncSkill, syncNow and openFolder', async () => {
     const synced = await b.ok('syncSkill', { brandId: northwind });
     expect(synced.ok).toBe(true);

@@ -32,6 +32,7 @@ import { runJobNow, type JobRunOutcome } from '../queue/index.ts';
 import type { Brand } from '../store/index.ts';
 import { activityView, jobDoc } from '../views/activity-view.ts';
 import { appStatus, brandDetails, creditDocs, queueDoc } from '../views/app-status.ts';
+import { addFileToFolder } from '../folder-sync/add-files.ts';
 import { lookupBrand } from '../views/brand-lookup.ts';
 import { filesDocument, fileDetail } from '../views/files.ts';
 import { libraryItemDoc, libraryPage } from '../views/library-view.ts';
@@ -282,6 +283,15 @@ export function createHandlers(app: AppRuntime): Handlers {
     syncSkill: async ({ brandId }) => bringSkill(engine(), lookupBrand(store, brandId), 'user'),
     updateSettings: (change) => updateSettings(app, change),
     clearMediaCache: () => clearMediaCache(app),
+    addFiles: async ({ brandId, files }) => {
+      const dir = brandFolder(app.root, brandOf(brandId));
+      const added: { name: string; path: string }[] = [];
+      for (const file of files) {
+        const name = await addFileToFolder(dir, file.name, Buffer.from(file.dataBase64, 'base64'));
+        added.push({ name, path: name });
+      }
+      return { added };
+    },
     openFolder: async ({ brandId }) => {
       const target = brandId === undefined ? app.root : brandFolder(app.root, brandOf(brandId));
       if (app.host.openPath === undefined) return { path: target, opened: false };

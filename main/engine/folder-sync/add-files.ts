@@ -1,0 +1,77 @@
+// Files dropped onto the window go into the brand's folder, which stays the source of truth:
+// the folder sync finds them there and uploads them like any other file. Each is written under
+// the engine's temp prefix (never picked up half-written), then linked to a free name: an
+// existing file is never replaced ("shelf.png" becomes "shelf (2).png").
+import { randomBytes } from 'node:crypto';
+import { link, open, unlink } from 'node:fs/promises';
+import path from 'node:path';
+import { ENGINE_TEMP_PREFIX } from '../folders/folder-layout.ts';
+import { MAX_UPLOAD_BYTES } from '../api/assumed.ts';
+
+export type AddFileErrorCode = 'INVALID_NAME' | 'FILE_TOO_LARGE';
+
+export class AddFileError extends Error {
+  readonly code: AddFileErrorCode;
+  constructor(code: AddFileErrorCode, message: string) {
+    super(message);
+    this.name = 'AddFileError';
+    this.code = code;
+  }
+}
+
+/** A plain file name: no folder part, nothing hidden or reserved for the engine. */
+export function checkDroppedName(name: string): string {
+  const clean = name.normalize('NFC').trim();
+  if (
+    clean === '' ||
+    clean.length > 255 ||
+    clean !== path.basename(clean) ||
+    clean.includes('/') ||
+    clean.includes('\\') ||
+    clean.includes('\0') ||
+    clean.startsWith('.')
+  ) {
+    throw new AddFileError('INVALID_NAME', `"${name}" cannot be a file name in a brand folder.`);
+  }
+  return clean;
+}
+
+/** Writes `bytes` into `dir` under `name` or the first free "name (n)"; returns the name used. */
+export async function addFileToFolder(
+  dir: string,
+  name: string,
+  bytes: Uint8Array,
+): Promise<string> {
+  const clean = checkDroppedName(name);
+  if (bytes.byteLength > MAX_UPLOAD_BYTES) {
+    throw new AddFileError(
+      'FILE_TOO_LARGE',
+      `${clean} is ${(bytes.byteLength / 1e6).toFixed(1)} MB; the service takes images up to ${MAX_UPLOAD_BYTES / 1e6} MB.`,
+    );
+  }
+  const temp = path.join(dir, `${ENGINE_TEMP_PREFIX}drop-${randomBytes(6).toString('hex')}`);
+  const handle = await open(temp, 'wx');
+  try {
+    await handle.writeFile(bytes);
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+  try {
+    const ext = path.extname(clean);
+    const stem = clean.slice(0, clean.length - ext.length);
+    for (let n = 1; n < 1000; n++) {
+      const candidate = n === 1 ? clean : `${stem} (${n})${ext}`;
+      try {
+        // link() fails on an existing name: no check-then-write race with the user.
+        await link(temp, path.join(dir, candidate));
+        return candidate;
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      }
+    }
+    throw new AddFileError('INVALID_NAME', `No free name for ${clean} in this folder.`);
+  } finally {
+    await unlink(temp).catch(() => undefined);
+  }
+}
