@@ -16,12 +16,7 @@ import {
   type EditDoc,
 } from '../../engine/edits/index.ts';
 import type { Engine } from '../../engine/engine.ts';
-import {
-  exportSyncKey,
-  exportSyncKind,
-  type ExportSyncResult,
-} from '../../engine/export-sync/index.ts';
-import { runJobNow } from '../../engine/queue/index.ts';
+import { bringSkillNow, type SkillDelivery } from '../../engine/export-sync/bring-skill.ts';
 import { action, type CliDeps } from '../action.ts';
 import type { CliContext } from '../context.ts';
 import { withEngine } from '../engine.ts';
@@ -235,14 +230,7 @@ async function applyCommand(ctx: CliContext, command: Command): Promise<ExitCode
   });
 }
 
-interface ExportOutcomeDoc {
-  ran: boolean;
-  ok: boolean;
-  outcome: string | null;
-  skillId: string | null;
-  path: string | null;
-  message: string;
-}
+type ExportOutcomeDoc = SkillDelivery;
 
 /**
  * `brand:skill-changed` (sent by the edit action) queued the export sync's job for the brand;
@@ -253,47 +241,16 @@ async function bringSkill(
   engine: Engine,
   brandId: string,
 ): Promise<ExportOutcomeDoc> {
-  if (!engine.features.some((f) => f.name === 'exports')) {
-    return {
-      ran: false,
-      ok: false,
-      outcome: null,
-      skillId: null,
-      path: null,
-      message: `Bring the new Brand Skill to disk with: brand-sync exports sync ${brandId}`,
-    };
+  if (engine.features.some((f) => f.name === 'exports')) {
+    ctx.output.note('Bringing the Brand Skill to disk…');
   }
-  ctx.output.note('Bringing the Brand Skill to disk…');
-  const outcome = await runJobNow(
-    engine.queue,
-    exportSyncKind,
-    { brandId, reason: 'edit' },
-    exportSyncKey(brandId),
-    {
-      signal: ctx.signal,
-    },
-  );
-  if (outcome.state === 'done') {
-    const result = outcome.job.result as ExportSyncResult;
-    return {
-      ran: true,
-      ok: true,
-      outcome: result.outcome,
-      skillId: result.skillId,
-      path: result.path,
-      message: result.message,
-    };
+  const delivered = await bringSkillNow(engine, brandId, 'edit', ctx.signal);
+  if (delivered.ran && !delivered.ok) {
+    ctx.output.problem(
+      `the Brand Skill could not be brought to disk (${delivered.message}); brand-sync exports sync ${brandId} tries again.`,
+    );
   }
-  const why =
-    outcome.state === 'failed'
-      ? `${outcome.error.code}: ${outcome.error.message}`
-      : outcome.state === 'halted'
-        ? `${outcome.code}: ${outcome.message}`
-        : 'the job was cancelled';
-  ctx.output.problem(
-    `the Brand Skill could not be brought to disk (${why}); brand-sync exports sync ${brandId} tries again.`,
-  );
-  return { ran: true, ok: false, outcome: null, skillId: null, path: null, message: why };
+  return delivered;
 }
 
 function exportLine(synced: ExportOutcomeDoc, brandId: string): string {

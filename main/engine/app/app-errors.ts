@@ -1,10 +1,10 @@
 // Refusals of the app layer, as typed values with codes; the bridge turns every error into
 // a plain {code, message, retryable}.
+import { CodedError } from '../coded-error.ts';
 export type AppErrorCode =
   'NOT_SIGNED_IN' | 'NO_SERVICE' | 'NOT_FOUND' | 'INVALID_INPUT' | 'NOT_SUPPORTED' | 'AUTH_REFUSED';
 
-export class AppError extends Error {
-  readonly code: AppErrorCode;
+export class AppError extends CodedError<AppErrorCode> {
   readonly retryable: boolean;
   readonly data: unknown;
   constructor(
@@ -12,9 +12,22 @@ export class AppError extends Error {
     message: string,
     options: { retryable?: boolean; data?: unknown } = {},
   ) {
-    super(message);
-    this.name = 'AppError';
-    this.code = code;
+    super(code, message);
+    this.retryable = options.retryable ?? false;
+    this.data = options.data;
+  }
+}
+
+/** A job run for a face failed: its own code (a service code such as DUPLICATE_BRAND) crosses as it is. */
+export class JobFailure extends CodedError<string> {
+  readonly retryable: boolean;
+  readonly data: unknown;
+  constructor(
+    code: string,
+    message: string,
+    options: { retryable?: boolean; data?: unknown } = {},
+  ) {
+    super(code, message);
     this.retryable = options.retryable ?? false;
     this.data = options.data;
   }

@@ -12,12 +12,8 @@ import {
 import type { SourceSpec } from '../brands/creation-request.ts';
 import { applyEdit, discardEdit, editDoc, listEdits, showEdit } from '../edits/index.ts';
 import type { Engine } from '../engine.ts';
-import {
-  exportSyncKey,
-  exportSyncKind,
-  skillKeepVersionsSetting,
-  type ExportSyncResult,
-} from '../export-sync/index.ts';
+import { bringSkillNow } from '../export-sync/bring-skill.ts';
+import { skillKeepVersionsSetting } from '../export-sync/index.ts';
 import {
   IMAGE_EDIT_COST,
   IMAGE_MODELS,
@@ -37,7 +33,7 @@ import { lookupBrand } from '../views/brand-lookup.ts';
 import { filesDocument, fileDetail } from '../views/files.ts';
 import { libraryItemDoc, libraryPage } from '../views/library-view.ts';
 import { skillFile, skillView } from '../views/skill-view.ts';
-import { AppError } from './app-errors.ts';
+import { AppError, JobFailure } from './app-errors.ts';
 import type { AppRuntime } from './app-runtime.ts';
 import { settingsDoc, updateSettings, clearMediaCache } from './settings.ts';
 
@@ -227,7 +223,8 @@ export function createHandlers(app: AppRuntime): Handlers {
       const e = engine();
       const id = lookupBrand(store, brandId);
       const edit = await applyEdit(e, id, editId.toLowerCase());
-      return { edit: editDoc(edit), skill: await bringSkill(e, id, 'edit') };
+      const { ran: _ran, ...skill } = await bringSkillNow(e, id, 'edit');
+      return { edit: editDoc(edit), skill };
     },
     discardEdit: async ({ brandId, editId }) => {
       const edit = await discardEdit(engine(), lookupBrand(store, brandId), editId.toLowerCase());
@@ -280,7 +277,14 @@ export function createHandlers(app: AppRuntime): Handlers {
         );
       return jobDoc(e, job);
     },
-    syncSkill: async ({ brandId }) => bringSkill(engine(), lookupBrand(store, brandId), 'user'),
+    syncSkill: async ({ brandId }) => {
+      const { ran: _ran, ...delivered } = await bringSkillNow(
+        engine(),
+        lookupBrand(store, brandId),
+        'user',
+      );
+      return delivered;
+    },
     updateSettings: (change) => updateSettings(app, change),
     clearMediaCache: () => clearMediaCache(app),
     addFiles: async ({ brandId, files }) => {
@@ -334,45 +338,13 @@ export function sessionDoc(app: AppRuntime): SessionDoc {
 function settledResult(outcome: JobRunOutcome): unknown {
   if (outcome.state === 'done') return outcome.job.result;
   if (outcome.state === 'failed') {
-    throw Object.assign(
-      new AppError('INVALID_INPUT', outcome.error.message, { data: outcome.error.data }),
-      {
-        code: outcome.error.code,
-        retryable: outcome.error.retryable,
-      },
-    );
-  }
-  if (outcome.state === 'halted') {
-    throw Object.assign(new AppError('NOT_SUPPORTED', outcome.message, { retryable: true }), {
-      code: outcome.code,
+    throw new JobFailure(outcome.error.code, outcome.error.message, {
+      retryable: outcome.error.retryable,
+      data: outcome.error.data,
     });
   }
-  throw new AppError('NOT_SUPPORTED', 'The job was cancelled.');
-}
-
-/** Runs the brand's export sync now (a user's request or an applied edit). */
-async function bringSkill(engine: Engine, brandId: string, reason: string) {
-  const outcome = await runJobNow(
-    engine.queue,
-    exportSyncKind,
-    { brandId, reason },
-    exportSyncKey(brandId),
-  );
-  if (outcome.state === 'done') {
-    const result = outcome.job.result as ExportSyncResult;
-    return {
-      ok: true,
-      outcome: result.outcome,
-      skillId: result.skillId,
-      path: result.path,
-      message: result.message,
-    };
+  if (outcome.state === 'halted') {
+    throw new JobFailure(outcome.code, outcome.message, { retryable: true });
   }
-  const why =
-    outcome.state === 'failed'
-      ? `${outcome.error.code}: ${outcome.error.message}`
-      : outcome.state === 'halted'
-        ? `${outcome.code}: ${outcome.message}`
-        : 'the job was cancelled';
-  return { ok: false, outcome: null, skillId: null, path: null, message: why };
+  throw new JobFailure('CANCELLED', 'The job was cancelled.');
 }

@@ -7,17 +7,11 @@ import { link, open, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { ENGINE_TEMP_PREFIX } from '../folders/folder-layout.ts';
 import { MAX_UPLOAD_BYTES } from '../api/assumed.ts';
+import { CodedError } from '../coded-error.ts';
 
 export type AddFileErrorCode = 'INVALID_NAME' | 'FILE_TOO_LARGE';
 
-export class AddFileError extends Error {
-  readonly code: AddFileErrorCode;
-  constructor(code: AddFileErrorCode, message: string) {
-    super(message);
-    this.name = 'AddFileError';
-    this.code = code;
-  }
-}
+export class AddFileError extends CodedError<AddFileErrorCode> {}
 
 /** A plain file name: no folder part, nothing hidden or reserved for the engine. */
 export function checkDroppedName(name: string): string {

@@ -6,6 +6,7 @@ import { isUuid } from '../api/index.ts';
 import { folderNameKey } from '../folders/brand-folders.ts';
 import { brandDisplayName } from '../store/index.ts';
 import type { Brand, Store } from '../store/index.ts';
+import { CodedError } from '../coded-error.ts';
 
 /** Candidates named in an error, at most. */
 const MAX_CANDIDATES = 10;
@@ -13,14 +14,7 @@ const MAX_CANDIDATES = 10;
 export type BrandLookupErrorCode =
   'BRAND_EMPTY' | 'BRAND_UNKNOWN' | 'BRAND_AMBIGUOUS' | 'NO_BRANDS_YET';
 
-export class BrandLookupError extends Error {
-  readonly code: BrandLookupErrorCode;
-  constructor(code: BrandLookupErrorCode, message: string) {
-    super(message);
-    this.name = 'BrandLookupError';
-    this.code = code;
-  }
-}
+export class BrandLookupError extends CodedError<BrandLookupErrorCode> {}
 
 /**
  * The brand ID that `arg` names in this store: an ID as it is (known here or not), else
