@@ -44,7 +44,23 @@ function channel<I extends z.ZodType, O extends z.ZodType>(input: I, output: O, 
 export const queries = {
   session: channel(none, sessionDoc, 'signed in or not, how, and to which service; never the key'),
   status: channel(none, statusDoc, 'brands with status, queue, connection and credits'),
-  credits: channel(none, z.object({ credits: z.array(creditDoc) }), 'credits per workspace'),
+  credits: channel(
+    none,
+    z.object({
+      credits: z.array(creditDoc),
+      /** What recent actions cost, where the service reports it (image edits), newest first. */
+      spent: z.array(
+        z.object({
+          at: z.string().nullable(),
+          action: z.string(),
+          cost: z.number(),
+          workspaceId: z.string().nullable(),
+          message: z.string(),
+        }),
+      ),
+    }),
+    'credits per workspace, and what recent actions cost',
+  ),
   brands: channel(none, z.object({ brands: z.array(brandDoc) }), 'every brand known here'),
   brand: channel(z.object({ brandId: brand }).strict(), brandDoc, "one brand's details"),
   library: channel(

@@ -328,6 +328,7 @@ describe('commands', () => {
 
   test('imageEdit: started and charged against the brand’s workspace', async () => {
     b.sim.control.setEntitlements(['image-edit', '4k', 'model-selection']);
+    b.sim.control.setDurations({ imageMs: 200 });
     const { items } = await b.ok('library', { brandId: northwind, type: 'image' });
     const before = (await b.ok('imageEditQuote', { brandId: northwind, size: '2K' })).balance;
     const started = await b.ok('imageEdit', {
@@ -336,6 +337,19 @@ describe('commands', () => {
       prompt: 'Warmer light',
     });
     expect(started).toMatchObject({ status: 'pending', cost: 1 });
+    // The result, once completed, shows from the cache: the page may load no remote image.
+    const done = await until(async () => {
+      const image = await b.ok('image', { imageId: started.imageId });
+      return image.status === 'completed' ? image : undefined;
+    }, 'the edited image');
+    expect(done.file).toMatchObject({ area: 'media', path: started.imageId });
+    const { spent } = await b.ok('credits');
+    expect(spent[0]).toMatchObject({ action: 'image edit', cost: 1, workspaceId: null });
+    const file = await fetch(`${b.host.origin}/files/media/${started.imageId}`, {
+      headers: { cookie: b.cookie },
+    });
+    expect(file.status).toBe(200);
+    expect(file.headers.get('content-type')).toMatch(/^image\//);
     expect((await b.ok('imageEditQuote', { brandId: northwind, size: '2K' })).balance).toBe(
       before - 1,
     );

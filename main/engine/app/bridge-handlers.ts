@@ -27,7 +27,13 @@ import {
 import { runJobNow, type JobRunOutcome } from '../queue/index.ts';
 import type { Brand } from '../store/index.ts';
 import { activityView, jobDoc } from '../views/activity-view.ts';
-import { appStatus, brandDetails, creditDocs, queueDoc } from '../views/app-status.ts';
+import {
+  appStatus,
+  brandDetails,
+  creditDocs,
+  queueDoc,
+  recentSpending,
+} from '../views/app-status.ts';
 import { addFileToFolder } from '../folder-sync/add-files.ts';
 import { lookupBrand } from '../views/brand-lookup.ts';
 import { filesDocument, fileDetail } from '../views/files.ts';
@@ -55,7 +61,7 @@ export function createHandlers(app: AppRuntime): Handlers {
   return {
     session: () => sessionDoc(app),
     status: () => appStatus({ store, engine: app.engine, root: app.root }),
-    credits: () => ({ credits: creditDocs(store) }),
+    credits: () => ({ credits: creditDocs(store), spent: recentSpending(store) }),
     brands: () => ({
       brands: store.brands
         .list({ includeDeleted: true })
@@ -120,12 +126,17 @@ export function createHandlers(app: AppRuntime): Handlers {
     settings: () => settingsDoc(app),
     image: async ({ imageId }) => {
       const image = await engine().client.getImage(imageId);
+      const brandId = (image as { brandId?: string | null }).brandId ?? null;
       return {
         ...image,
-        brandId: (image as { brandId?: string | null }).brandId ?? null,
-        url: (image as { url?: string | null }).url ?? null,
-        failureReason: (image as { failureReason?: string | null }).failureReason ?? null,
-        file: null,
+        brandId,
+        url: image.imageUrl ?? null,
+        failureReason: image.failureReason ?? null,
+        // The result shows from the cache (the CSP allows no remote image).
+        file:
+          image.status === 'completed' && image.imageUrl
+            ? { area: 'media' as const, brandId: brandId ?? '', path: image.id }
+            : null,
       };
     },
     imageEditQuote: async ({ brandId, size }) => {

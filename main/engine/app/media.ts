@@ -1,6 +1,8 @@
 // Library media for the window: from the cache in the data dir (offline), fetched into it
 // first when the engine is online. One cache per runtime, capped by its setting.
+import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
+import { fileTypeFromFile } from 'file-type';
 import { MediaCache, MirrorError, type CachedFile } from '../library/index.ts';
 import type { AppRuntime } from './app-runtime.ts';
 
@@ -30,7 +32,10 @@ export function mediaCacheOf(app: AppRuntime): MediaCache {
   return cache;
 }
 
-/** The item's cached file; fetched first when it is not cached and the engine can. */
+/**
+ * The item's cached file; fetched first when it is not cached and the engine can. An image
+ * the mirror does not hold yet (the result of an image edit) is fetched by its image ID.
+ */
 export async function mediaFile(
   app: AppRuntime,
   itemId: string,
@@ -40,9 +45,36 @@ export async function mediaFile(
   const hit = cache.cached(itemId);
   if (hit !== null || app.engine === null) return hit;
   try {
-    return await cache.get(itemId, signal ? { signal } : {});
+    if (app.store.library.get(itemId) !== undefined) {
+      return await cache.get(itemId, signal ? { signal } : {});
+    }
+    return await fetchImage(app, cache, itemId, signal);
   } catch {
     // Not an image, gone from the mirror, the network down: the window shows its placeholder.
     return null;
   }
+}
+
+async function fetchImage(
+  app: AppRuntime,
+  cache: MediaCache,
+  imageId: string,
+  signal: AbortSignal | undefined,
+): Promise<CachedFile | null> {
+  const engine = app.requireEngine();
+  const image = await engine.client.getImage(imageId, signal ? { signal } : {});
+  if (image.status !== 'completed' || !image.imageUrl) return null;
+  const safeId = imageId.replace(/[^A-Za-z0-9-]/g, '_');
+  const relPath = `images/${safeId}`;
+  await mkdir(path.join(cache.dir, 'images'), { recursive: true });
+  const dest = path.join(cache.dir, relPath);
+  const { bytes } = await engine.client.downloadToFile(
+    image.imageUrl,
+    dest,
+    signal ? { signal } : {},
+  );
+  const type = await fileTypeFromFile(dest);
+  app.store.mediaCache.put({ itemId: imageId, relPath, bytes, mimeType: type?.mime ?? null });
+  await cache.enforceCap(imageId);
+  return cache.cached(imageId);
 }

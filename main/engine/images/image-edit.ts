@@ -15,6 +15,8 @@ export type ImageModel = (typeof IMAGE_MODELS)[number];
 /** The interface document: 2K costs 1 credit, 4K costs 2. 2K is the default size. */
 export const IMAGE_EDIT_COST: Record<ImageSize, number> = { '2K': 1, '4K': 2 };
 export const MAX_PROMPT = 2000;
+/** The activity code of a charge the service made (the credits screen lists them). */
+export const CREDITS_SPENT = 'CREDITS_SPENT';
 export const MAX_REFERENCES = 9;
 
 export interface ImageEditRequest {
@@ -192,6 +194,18 @@ export async function startImageEdit(
   } catch (error) {
     throw explainImageEditError(error) ?? error;
   }
+  // What it cost, for the credits screen ("what recent actions cost").
+  deps.store.activity.add({
+    level: 'info',
+    code: CREDITS_SPENT,
+    message: `Image edit started: ${credits(plan.cost)} (${plan.size}) from ${workspaceLabel(plan.workspace)}.`,
+    data: {
+      action: 'image edit',
+      cost: plan.cost,
+      workspaceId: plan.workspace.id,
+      imageId: started.id,
+    },
+  });
   // The stored balance follows the charge until the next refresh reads the real one.
   if (plan.credits !== null && !plan.credits.unlimited) {
     deps.store.workspaces.setCredits(plan.workspace.id, {

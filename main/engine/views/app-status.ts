@@ -9,6 +9,7 @@ import type {
   StatusDoc,
 } from '../../../contract/index.ts';
 import { brandFailureAdvice } from '../brands/index.ts';
+import { CREDITS_SPENT } from '../images/image-edit.ts';
 import { PENDING_EDIT_STATES } from '../edits/edit-doc.ts';
 import type { Engine } from '../engine.ts';
 import { brandDisplayName, queuePausedSetting, type Brand, type Store } from '../store/index.ts';
@@ -117,6 +118,28 @@ export function creditDocs(store: Store): CreditDoc[] {
       syncedAt: iso(c.syncedAt),
     };
   });
+}
+
+/** Charges recorded by the engine (image edits), newest first, from the activity log. */
+export function recentSpending(store: Store, limit = 50) {
+  return store.activity
+    .list({ minLevel: 'info', limit: 1000 })
+    .filter((entry) => entry.code === CREDITS_SPENT)
+    .slice(0, limit)
+    .map((entry) => {
+      const data = (entry.data ?? {}) as {
+        action?: unknown;
+        cost?: unknown;
+        workspaceId?: unknown;
+      };
+      return {
+        at: iso(entry.at),
+        action: typeof data.action === 'string' ? data.action : 'charge',
+        cost: typeof data.cost === 'number' ? data.cost : 0,
+        workspaceId: typeof data.workspaceId === 'string' ? data.workspaceId : null,
+        message: entry.message,
+      };
+    });
 }
 
 export function queueDoc(store: Store, engine: Engine | null): QueueDoc {
