@@ -35,6 +35,7 @@ import {
   recentSpending,
 } from '../views/app-status.ts';
 import { addFileToFolder } from '../folder-sync/add-files.ts';
+import { UPLOAD_KIND, uploadKey } from '../folder-sync/file-keys.ts';
 import { lookupBrand } from '../views/brand-lookup.ts';
 import { filesDocument, fileDetail } from '../views/files.ts';
 import { libraryItemDoc, libraryPage } from '../views/library-view.ts';
@@ -102,7 +103,24 @@ export function createHandlers(app: AppRuntime): Handlers {
         brandId === undefined ? undefined : lookupBrand(store, brandId),
         state as Parameters<typeof filesDocument>[2],
       );
-      return { ...doc, files: doc.files.map((f) => ({ ...f, detail: fileDetail(f) })) };
+      // A file that failed for good is retried through its upload job.
+      const failedJobs = new Map<string, number>();
+      if (doc.files.some((f) => f.state === 'failed')) {
+        for (const job of store.jobs.list({ state: 'failed', kind: UPLOAD_KIND, limit: 1000 })) {
+          if (job.key !== null && !failedJobs.has(job.key)) failedJobs.set(job.key, job.id);
+        }
+      }
+      return {
+        ...doc,
+        files: doc.files.map((f) => ({
+          ...f,
+          detail: fileDetail(f),
+          retryJobId:
+            f.state === 'failed' && f.sha256 !== null
+              ? (failedJobs.get(uploadKey(f.brandId, f.sha256)) ?? null)
+              : null,
+        })),
+      };
     },
     edits: async ({ brandId }) => {
       const id = lookupBrand(store, brandId);

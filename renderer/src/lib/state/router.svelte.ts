@@ -1,0 +1,57 @@
+// Where the window is: a section, and for a brand its tab. Kept in the URL's hash so a reload,
+// a notification click (Electron) or a bookmarked tab lands in the same place.
+export type Section = 'brands' | 'brand' | 'activity' | 'credits' | 'settings';
+export type BrandTab = 'library' | 'skill' | 'files' | 'edits';
+
+export interface Place {
+  section: Section;
+  brandId: string | null;
+  tab: BrandTab;
+}
+
+const sections: readonly Section[] = ['brands', 'brand', 'activity', 'credits', 'settings'];
+const tabs: readonly BrandTab[] = ['library', 'skill', 'files', 'edits'];
+
+export function parsePlace(hash: string): Place {
+  const [section, brandId, tab] = hash.replace(/^#\/?/, '').split('/').map(decodeURIComponent);
+  const known = sections.find((s) => s === section) ?? 'brands';
+  if (known === 'brand' && brandId) {
+    return { section: 'brand', brandId, tab: tabs.find((t) => t === tab) ?? 'library' };
+  }
+  return { section: known === 'brand' ? 'brands' : known, brandId: null, tab: 'library' };
+}
+
+export function hashOf(place: Place): string {
+  if (place.section === 'brand' && place.brandId !== null) {
+    return `#/brand/${encodeURIComponent(place.brandId)}/${place.tab}`;
+  }
+  return `#/${place.section}`;
+}
+
+export class Router {
+  place = $state<Place>(parsePlace(location.hash));
+
+  constructor() {
+    addEventListener('hashchange', () => {
+      this.place = parsePlace(location.hash);
+    });
+  }
+
+  go(section: Exclude<Section, 'brand'>): void {
+    this.#set({ section, brandId: null, tab: 'library' });
+  }
+
+  openBrand(brandId: string, tab: BrandTab = 'library'): void {
+    this.#set({ section: 'brand', brandId, tab });
+  }
+
+  setTab(tab: BrandTab): void {
+    if (this.place.section === 'brand') this.#set({ ...this.place, tab });
+  }
+
+  #set(place: Place): void {
+    this.place = place;
+    const hash = hashOf(place);
+    if (location.hash !== hash) history.pushState(null, '', hash);
+  }
+}

@@ -1,0 +1,103 @@
+// The window in Debian's Chromium against the headless host (the same code as `brand-sync
+// serve`) over the simulator: a page signed in through the printed URL's token, an axe check
+// of the screen in light and dark, and screenshots as test artifacts. With
+// BRAND_SYNC_SCREENSHOTS=docs they are also written to docs/screenshots for the README.
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import { AxeBuilder } from '@axe-core/playwright';
+import type { Browser, Page } from '@playwright/test';
+import { expect } from 'vitest';
+import { startBridge, type Bridge } from '../bridge/harness.ts';
+import { launchChromium } from '../support/chromium.ts';
+
+export { chromiumMissing } from '../support/chromium.ts';
+
+const ARTIFACTS = path.resolve('test-results/screenshots');
+const DOCS = path.resolve('docs/screenshots');
+
+export interface Window {
+  bridge: Bridge;
+  browser: Browser;
+  page: Page;
+  /** Console errors and page errors seen so far (a page that throws is a failed test). */
+  errors: string[];
+  close(): Promise<void>;
+}
+
+export async function openWindow(
+  options: Parameters<typeof startBridge>[0] & { colorScheme?: 'light' | 'dark' } = {},
+): Promise<Window> {
+  const bridge = await startBridge(options);
+  const browser = await launchChromium();
+  const context = await browser.newContext({
+    viewport: { width: 1280, height: 800 },
+    colorScheme: options.colorScheme ?? 'light',
+  });
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on('console', (m) => {
+    // The browser reports a failed resource load (an offline thumbnail) as a console error;
+    // the page shows a placeholder for it, which the tests check where it matters.
+    if (m.type() === 'error' && !m.text().startsWith('Failed to load resource')) {
+      errors.push(m.text());
+    }
+  });
+  page.on('pageerror', (e) => void errors.push(e.message));
+  await page.goto(bridge.host.url);
+  return {
+    bridge,
+    browser,
+    page,
+    errors,
+    async close() {
+      await browser.close();
+      await bridge.close();
+    },
+  };
+}
+
+/** No serious or critical axe violation on the screen as it is now, in light and in dark. */
+export async function expectAccessible(page: Page, screen: string): Promise<void> {
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    await page.waitForTimeout(50);
+    const result = await new AxeBuilder({ page }).analyze();
+    const bad = result.violations
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map(
+        (v) =>
+          `${scheme} ${screen}: ${v.id} (${v.impact}): ${v.help} at ${v.nodes
+            .map((n) => n.target.join(' '))
+            .slice(0, 3)
+            .join(', ')}`,
+      );
+    expect(bad).toEqual([]);
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
+}
+
+/** Saves the page as `name.png` (and `name-dark.png` with `dark`). */
+export async function screenshot(
+  page: Page,
+  name: string,
+  options: { dark?: boolean } = {},
+): Promise<void> {
+  const targets = [ARTIFACTS, ...(process.env.BRAND_SYNC_SCREENSHOTS === 'docs' ? [DOCS] : [])];
+  for (const dir of targets) await mkdir(dir, { recursive: true });
+  const shots: ['light' | 'dark', string][] = [['light', name]];
+  if (options.dark) shots.push(['dark', `${name}-dark`]);
+  for (const [scheme, file] of shots) {
+    await page.emulateMedia({ colorScheme: scheme });
+    await page.waitForTimeout(100);
+    for (const dir of targets) await page.screenshot({ path: path.join(dir, `${file}.png`) });
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
+}
+
+/** The ID of a demo brand by name. */
+export async function brandId(bridge: Bridge, name: string): Promise<string> {
+  const status = await bridge.ok('status');
+  const brand = (status.brands as { id: string; name: string }[]).find((b) => b.name === name);
+  if (!brand) throw new Error(`no brand named ${name}`);
+  return brand.id;
+}

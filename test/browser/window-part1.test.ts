@@ -1,0 +1,195 @@
+// The window, part 1, in Debian's Chromium over the headless host and the simulator: first
+// run (a wrong key, then a good one), the brands and credits, a brand created to ready and to
+// failed, the Library with its filters, search and details, the Brand Skill with swatches and
+// markdown (raw HTML shown as text), the Files tab following a file from the disk to uploaded,
+// and offline (the simulator stopped: everything mirrored still shows, with its age). Each
+// screen passes axe (no serious or critical violation, light and dark) and is photographed.
+import { appendFile, mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterEach, describe, expect, test } from 'vitest';
+import { KEY } from '../bridge/harness.ts';
+import { makePng } from '../folders/fixtures.ts';
+import {
+  brandId,
+  chromiumMissing,
+  expectAccessible,
+  openWindow,
+  screenshot,
+  type Window,
+} from './window-harness.ts';
+
+let win: Window | undefined;
+afterEach(async () => {
+  const errors = win?.errors ?? [];
+  await win?.close();
+  win = undefined;
+  expect(errors).toEqual([]);
+});
+
+describe.skipIf(chromiumMissing !== null)(
+  `window part 1 ${chromiumMissing ?? ''}`,
+  { timeout: 90_000 },
+  () => {
+    test('first run: a wrong key is refused in plain words, a good key opens the brands', async () => {
+      win = await openWindow({ signedIn: false });
+      const { page, bridge } = win;
+      await page.getByRole('heading', { name: 'Welcome to Brand Sync' }).waitFor();
+      await expectAccessible(page, 'sign-in');
+      await screenshot(page, 'sign-in', { dark: true });
+
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await expect(page.locator('#key-error').textContent()).resolves.toBe('Paste your API key.');
+
+      await page.getByRole('textbox', { name: 'API key' }).fill('sk-wrong-key-0000');
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      const refused = page.locator('#key-error');
+      await refused.waitFor();
+      const message = (await refused.textContent()) ?? '';
+      expect(message).toMatch(/key/i);
+      expect(message).not.toContain('sk-wrong-key-0000');
+      await screenshot(page, 'sign-in-refused');
+
+      await page.getByRole('textbox', { name: 'API key' }).fill(KEY);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.getByRole('heading', { level: 1, name: 'Brands' }).waitFor();
+      await page.getByRole('link', { name: 'Northwind Coffee' }).first().waitFor();
+      // The key went once, into the key store, and is in no answer the page received.
+      expect(bridge.app.session.source).toBe('keychain');
+      expect(await page.content()).not.toContain(KEY);
+    });
+
+    test('brands and credits; a brand created to ready, another to failed, errors beside their field', async () => {
+      win = await openWindow({ simulator: { durations: { brandAnalysisMs: 1500 } } });
+      const { page } = win;
+      await page.getByRole('heading', { name: 'Northwind Coffee' }).waitFor();
+      await expect(
+        page.getByRole('button', { name: 'Credits by workspace' }).textContent(),
+      ).resolves.toContain('120');
+      const failed = page.getByRole('article', { name: 'Old Orchard' });
+      await expect(failed.textContent()).resolves.toContain('SCRAPE_FAILED');
+      await expectAccessible(page, 'brands');
+      await screenshot(page, 'brands', { dark: true });
+
+      // Team workspaces are one click away.
+      await page.getByRole('button', { name: 'Credits by workspace' }).click();
+      await page.getByRole('menuitem', { name: /Studio North\s+480/ }).waitFor();
+      await page.keyboard.press('Escape');
+
+      await page.getByRole('button', { name: 'New brand' }).click();
+      const dialog = page.getByRole('dialog');
+      await dialog.getByRole('button', { name: 'Create brand' }).click();
+      await dialog.getByText('Give at least one source').waitFor();
+      await dialog.getByLabel('Website').fill('ftp://not-http.example');
+      await dialog.getByRole('button', { name: 'Create brand' }).click();
+      await expect(dialog.locator('#nb-website-msg').textContent()).resolves.toMatch(/http/);
+      await expectAccessible(page, 'create-brand');
+      await screenshot(page, 'create-brand');
+
+      await dialog.getByLabel('Website').fill('https://fresh-roast.example.com');
+      await dialog.getByRole('button', { name: 'Create brand' }).click();
+      await dialog.getByText('Creating your brand').waitFor();
+      await dialog.getByText('is ready').waitFor({ timeout: 20_000 });
+      await dialog.getByRole('button', { name: 'Open the brand' }).click();
+      await page.getByRole('tab', { name: 'Library' }).waitFor();
+
+      await page.getByRole('link', { name: 'All brands' }).click();
+      await page.getByRole('button', { name: 'New brand' }).click();
+      await dialog.getByLabel('Website').fill('https://broken.example.com/fail-SCRAPE_FAILED');
+      await dialog.getByRole('button', { name: 'Create brand' }).click();
+      await dialog.getByText('could not be created').waitFor({ timeout: 20_000 });
+      await screenshot(page, 'create-brand-failed');
+    });
+
+    test('a brand: Library filters, search and details; Brand Skill swatches and markdown; Files from disk to uploaded; offline', async () => {
+      win = await openWindow();
+      const { page, bridge } = win;
+      const lumen = await brandId(bridge, 'Lumen Labs');
+      const northwind = await brandId(bridge, 'Northwind Coffee');
+
+      // Library of a big brand: counts, a type filter.
+      await page.getByRole('link', { name: 'Lumen Labs' }).first().click();
+      const summary = page.locator('.library .summary');
+      await expect.poll(() => summary.textContent()).toContain('240 items');
+      const page1 = await bridge.ok('library', { brandId: lumen, limit: 1 });
+      const images = (page1.types as { type: string; count: number }[]).find(
+        (t) => t.type === 'image',
+      )?.count;
+      expect(images).toBeGreaterThan(0);
+      expect(images).toBeLessThan(240);
+      await page.getByRole('button', { name: /^Images \d+/ }).click();
+      await expect.poll(() => summary.textContent()).toContain(`${images} items`);
+      // Only what the screen shows is in the DOM.
+      expect(await page.locator('.tile').count()).toBeLessThan(120);
+      await expectAccessible(page, 'library');
+      await screenshot(page, 'library', { dark: true });
+
+      // Search, and the details of one item.
+      await page.goto(`${bridge.host.origin}/#/brand/${northwind}/library`);
+      await page.getByRole('searchbox', { name: 'Search the Library' }).fill('latte');
+      await expect.poll(() => summary.textContent()).toMatch(/1 match/);
+      await page.locator('.tile').first().click();
+      const details = page.getByRole('complementary', { name: 'Item details' });
+      await expect(details.textContent()).resolves.toContain('Latte art close-up');
+      await expect(details.textContent()).resolves.toContain('Dimensions');
+      await page.getByRole('searchbox', { name: 'Search the Library' }).fill('no such thing');
+      await page.getByRole('heading', { name: 'Nothing matches' }).waitFor();
+
+      // Brand Skill: version facts, swatches with hex, type specimens, markdown without raw HTML.
+      await page.getByRole('tab', { name: 'Brand Skill' }).click();
+      await page.getByRole('heading', { name: 'Colours' }).waitFor();
+      const skill = await bridge.ok('skill', { brandId: northwind });
+      const first = skill.profile.colors[0] as { hex: string; name: string | null };
+      await page.getByRole('button', { name: new RegExp(`Copy ${first.hex}`, 'i') }).waitFor();
+      await page.getByRole('heading', { name: 'Typography' }).waitFor();
+      await expectAccessible(page, 'brand-skill');
+      await screenshot(page, 'brand-skill', { dark: true });
+      await appendFile(
+        path.join(skill.path, 'SKILL.md'),
+        '\n\n<img src=x onerror="alert(1)"> **bold**\n',
+      );
+      await page.getByRole('button', { name: 'SKILL.md' }).click();
+      const article = page.locator('article.markdown');
+      await article.locator('strong', { hasText: 'bold' }).waitFor();
+      await expect(article.textContent()).resolves.toContain('<img src=x onerror="alert(1)">');
+      expect(await article.locator('img[src="x"]').count()).toBe(0);
+      await screenshot(page, 'brand-skill-markdown');
+
+      // Files: a file written into the folder shows, then uploads, with no reload.
+      await page.evaluate(() => ((globalThis as unknown as { marker: number }).marker = 42));
+      await page.getByRole('tab', { name: 'Files' }).click();
+      const folder = path.join(bridge.root, 'Northwind Coffee');
+      await mkdir(folder, { recursive: true });
+      await writeFile(
+        path.join(folder, 'autumn-hero.png'),
+        makePng({ width: 8, height: 8, seed: 7 }),
+      );
+      const row = page.locator('tr', { hasText: 'autumn-hero.png' });
+      await row.waitFor({ timeout: 15_000 });
+      await expect.poll(() => row.getAttribute('data-state'), { timeout: 20_000 }).toBe('uploaded');
+      await expect(row.textContent()).resolves.toContain('Uploaded');
+      expect(await page.evaluate(() => (globalThis as unknown as { marker?: number }).marker)).toBe(
+        42,
+      );
+      await expectAccessible(page, 'files');
+      await screenshot(page, 'files', { dark: true });
+
+      // Offline: the service goes away; the mirror still shows, with its age.
+      await bridge.sim.close();
+      await page.getByRole('link', { name: 'Brands', exact: true }).click();
+      await page.getByRole('button', { name: 'Sync now' }).click();
+      await page
+        .getByText(/Offline since/)
+        .first()
+        .waitFor({ timeout: 20_000 });
+      await page.goto(`${bridge.host.origin}/#/brand/${lumen}/library`);
+      // The filter chosen before is kept for the brand.
+      await page.getByRole('button', { name: /^All \d+/ }).click();
+      await expect.poll(() => summary.textContent()).toContain('240 items');
+      await expect(summary.textContent()).resolves.toMatch(/mirrored (just now|\d+ min ago)/);
+      await page.getByRole('tab', { name: 'Brand Skill' }).click();
+      await page.getByRole('heading', { name: 'Colours' }).waitFor();
+      await expectAccessible(page, 'offline');
+      await screenshot(page, 'offline', { dark: true });
+    });
+  },
+);
