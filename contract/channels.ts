@@ -216,6 +216,11 @@ export const commands = {
     jobDoc,
     'run a failed job again',
   ),
+  retryFile: channel(
+    z.object({ brandId: brand, path: z.string().min(1).max(1024) }).strict(),
+    z.object({ path: z.string(), state: z.string() }),
+    'send a failed file of a brand folder again, as it is on disk now',
+  ),
   cancelJob: channel(z.object({ jobId: z.number().int().min(1) }).strict(), jobDoc, 'cancel a job'),
   syncSkill: channel(
     z.object({ brandId: brand }).strict(),

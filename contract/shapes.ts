@@ -206,8 +206,6 @@ export const fileDoc = z.object({
   imageId: z.string().nullable(),
   existing: z.boolean().nullable(),
   updatedAt: z.string(),
-  /** The failed upload job to retry (retryJob), when the file failed for good. */
-  retryJobId: z.number().nullable(),
 });
 
 export const filesDoc = z.object({

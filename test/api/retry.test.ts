@@ -273,11 +273,13 @@ describe('the 429 gate', () => {
     expect(outcomes).toEqual(['429-no-retry-after', '429-no-retry-after', 'processed']);
   });
 
-  test('one gate per key, found by a hash: the registry holds no key', async () => {
+  test('one gate per key and service, found by a hash: the registry holds no key', async () => {
     const { inspect } = await import('node:util');
-    const gate = rateGateFor('sk-registry-one');
-    expect(rateGateFor('sk-registry-one')).toBe(gate);
-    expect(rateGateFor('sk-registry-two')).not.toBe(gate);
+    const gate = rateGateFor('sk-registry-one', undefined, 'https://a.example');
+    expect(rateGateFor('sk-registry-one', undefined, 'https://a.example')).toBe(gate);
+    expect(rateGateFor('sk-registry-two', undefined, 'https://a.example')).not.toBe(gate);
+    // A wait asked by one service does not hold the same key at another.
+    expect(rateGateFor('sk-registry-one', undefined, 'https://b.example')).not.toBe(gate);
     expect(inspect(gate, { depth: 5, showHidden: true })).not.toContain('sk-registry-one');
   });
 

@@ -315,6 +315,63 @@ describe('commands', () => {
     );
   });
 
+  test('retryFile and retryJob: a file the service refused is sent again, as it is on disk', async () => {
+    b.sim.control.failNext('POST /v1/images/uploads/file', {
+      status: 400,
+      code: 'UNSUPPORTED_FORMAT',
+      message: 'The file is not an image the service takes.',
+      count: 2,
+    });
+    const png = makePng({ seed: 71 }).toString('base64');
+    for (const name of ['refused-one.png', 'refused-two.png']) {
+      await b.ok('addFiles', {
+        brandId: northwind,
+        files: [
+          {
+            name,
+            dataBase64: name === 'refused-one.png' ? png : makePng({ seed: 72 }).toString('base64'),
+          },
+        ],
+      });
+    }
+    const stateOf = async (name: string) =>
+      (await b.ok('files', { brandId: northwind })).files.find((f: any) => f.path === name)?.state;
+    await until(
+      async () =>
+        (await stateOf('refused-one.png')) === 'failed' &&
+        (await stateOf('refused-two.png')) === 'failed',
+      'both refused',
+    );
+    // From the Files tab: by path.
+    expect(await b.ok('retryFile', { brandId: northwind, path: 'refused-one.png' })).toMatchObject({
+      path: 'refused-one.png',
+    });
+    await until(
+      async () => (await stateOf('refused-one.png')) === 'uploaded',
+      'the retried file to upload',
+    );
+    expectFailure(
+      await b.call('retryFile', { brandId: northwind, path: 'refused-one.png' }),
+      422,
+      'NOT_FAILED',
+    );
+    expectFailure(
+      await b.call('retryFile', { brandId: northwind, path: 'nope.png' }),
+      422,
+      'NOT_FOUND',
+    );
+    // From Activity: the failed upload job, retried through its file.
+    const job = (await b.ok('activity', {})).failed.find((j: any) =>
+      j.subject.endsWith('refused-two.png'),
+    );
+    expect(job).toBeDefined();
+    await b.ok('retryJob', { jobId: job.id });
+    await until(
+      async () => (await stateOf('refused-two.png')) === 'uploaded',
+      'the retried job to upload',
+    );
+  });
+
   test('syncSkill, syncNow and openFolder', async () => {
     const synced = await b.ok('syncSkill', { brandId: northwind });
     expect(synced.ok).toBe(true);

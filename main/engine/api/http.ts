@@ -163,7 +163,7 @@ export function createHttp(options: HttpOptions): Http {
   }
   const clock = options.clock ?? realClock;
   const retry: RetryPolicy = { ...DEFAULT_RETRY, ...options.retry };
-  const gate = options.rateGate ?? rateGateFor(secret, clock);
+  const gate = options.rateGate ?? rateGateFor(secret, clock, origin);
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const random = options.random ?? Math.random;
   const clientSignal = options.signal;

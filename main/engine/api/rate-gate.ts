@@ -81,11 +81,12 @@ export class RateGate {
 const gates = new Map<string, RateGate>();
 
 /**
- * The process-wide gate of one credential. Keyed by a hash so the registry never holds the
- * secret itself.
+ * The process-wide gate of one credential at one service: a Retry-After from one service says
+ * nothing about another that happens to take the same key. Keyed by a hash so the registry
+ * never holds the secret itself.
  */
-export function rateGateFor(secret: string, clock: Clock = realClock): RateGate {
-  const id = createHash('sha256').update(secret).digest('hex');
+export function rateGateFor(secret: string, clock: Clock = realClock, service = ''): RateGate {
+  const id = createHash('sha256').update(service).update('\n').update(secret).digest('hex');
   let gate = gates.get(id);
   if (gate === undefined) {
     gate = new RateGate(clock);

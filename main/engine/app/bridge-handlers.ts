@@ -35,7 +35,7 @@ import {
   recentSpending,
 } from '../views/app-status.ts';
 import { addFileToFolder } from '../folder-sync/add-files.ts';
-import { UPLOAD_KIND, uploadKey } from '../folder-sync/file-keys.ts';
+import { retryFile, retryUploadJob } from '../folder-sync/retry-file.ts';
 import { lookupBrand } from '../views/brand-lookup.ts';
 import { filesDocument, fileDetail } from '../views/files.ts';
 import { libraryItemDoc, libraryPage } from '../views/library-view.ts';
@@ -103,24 +103,7 @@ export function createHandlers(app: AppRuntime): Handlers {
         brandId === undefined ? undefined : lookupBrand(store, brandId),
         state as Parameters<typeof filesDocument>[2],
       );
-      // A file that failed for good is retried through its upload job.
-      const failedJobs = new Map<string, number>();
-      if (doc.files.some((f) => f.state === 'failed')) {
-        for (const job of store.jobs.list({ state: 'failed', kind: UPLOAD_KIND, limit: 1000 })) {
-          if (job.key !== null && !failedJobs.has(job.key)) failedJobs.set(job.key, job.id);
-        }
-      }
-      return {
-        ...doc,
-        files: doc.files.map((f) => ({
-          ...f,
-          detail: fileDetail(f),
-          retryJobId:
-            f.state === 'failed' && f.sha256 !== null
-              ? (failedJobs.get(uploadKey(f.brandId, f.sha256)) ?? null)
-              : null,
-        })),
-      };
+      return { ...doc, files: doc.files.map((f) => ({ ...f, detail: fileDetail(f) })) };
     },
     edits: async ({ brandId }) => {
       const id = lookupBrand(store, brandId);
@@ -286,8 +269,12 @@ export function createHandlers(app: AppRuntime): Handlers {
       const started = await startImageEdit(e, plan);
       return { imageId: started.id, status: started.status ?? 'pending', cost: plan.cost };
     },
-    retryJob: ({ jobId }) => {
+    retryJob: async ({ jobId }) => {
       const e = engine();
+      const failed = store.jobs.get(jobId);
+      if (failed !== undefined && (await retryUploadJob(e, failed))) {
+        return jobDoc(e, store.jobs.get(jobId) ?? failed);
+      }
       const job = e.queue.retry(jobId);
       if (job === undefined)
         throw new AppError(
@@ -295,6 +282,12 @@ export function createHandlers(app: AppRuntime): Handlers {
           `Job ${jobId} cannot be retried (unknown, or neither failed nor cancelled).`,
         );
       return jobDoc(e, job);
+    },
+    retryFile: async ({ brandId, path: relPath }) => {
+      const e = engine();
+      const id = lookupBrand(store, brandId);
+      await retryFile(e, id, relPath);
+      return { path: relPath, state: store.files.getByPath(id, relPath)?.state ?? 'waiting' };
     },
     cancelJob: ({ jobId }) => {
       const e = engine();

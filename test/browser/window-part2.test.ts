@@ -1,0 +1,357 @@
+// The window, part 2, in Debian's Chromium over the headless host and the simulator: Brand
+// Edits (apply, discard, a question answered, stale and conflict explained), image edits (to
+// a result, refused by the content rules, the 4K entitlement, short of credits), activity
+// (paused, the service's Retry-After wait with its time, a failed upload retried, offline),
+// settings kept across a restart of the host, and the screen of a revoked key. Every screen
+// passes axe in light and dark and is photographed.
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, test } from 'vitest';
+import { AppRuntime } from '../../main/engine/app/app-runtime.ts';
+import { startHeadlessHost } from '../../main/headless/index.ts';
+import { startSimulator } from '../../simulator/index.ts';
+import { KEY, memoryKeyStore, RENDERER } from '../bridge/harness.ts';
+import { makePng } from '../folders/fixtures.ts';
+import { launchChromium } from '../support/chromium.ts';
+import {
+  brandId,
+  chromiumMissing,
+  expectAccessible,
+  openWindow,
+  screenshot,
+  type Window,
+} from './window-harness.ts';
+
+let win: Window | undefined;
+afterEach(async () => {
+  const errors = win?.errors ?? [];
+  await win?.close();
+  win = undefined;
+  expect(errors).toEqual([]);
+});
+
+describe.skipIf(chromiumMissing !== null)(
+  `window part 2 ${chromiumMissing ?? ''}`,
+  { timeout: 120_000 },
+  () => {
+    test('Brand Edits: a change set shown exactly; apply, discard, a question answered; stale and conflict explained', async () => {
+      win = await openWindow({ simulator: { durations: { editPrepareMs: 300 } } });
+      const { page, bridge } = win;
+      const northwind = await brandId(bridge, 'Northwind Coffee');
+      const control = bridge.sim.control;
+      await page.goto(`${bridge.host.origin}/#/brand/${northwind}/edits`);
+      const edit = page.getByRole('article');
+      await page.getByRole('button', { name: /Warmer primary colour/ }).click();
+      await edit
+        .getByRole('heading', { name: 'Warmer primary colour for the autumn range' })
+        .waitFor();
+      await edit.getByText('Before').first().waitFor();
+      await expectAccessible(page, 'edits');
+      await screenshot(page, 'edits', { dark: true });
+
+      // Apply, after a confirmation; the new Brand Skill arrives and its tab says which.
+      await edit.getByRole('button', { name: 'Apply' }).click();
+      await page.getByRole('alertdialog').getByRole('button', { name: 'Apply edit' }).click();
+      await page
+        .getByRole('status')
+        .filter({ hasText: 'Edit applied' })
+        .waitFor({ timeout: 20_000 });
+      const skill = await bridge.ok('skill', { brandId: northwind });
+      await page.getByRole('tab', { name: 'Brand Skill' }).click();
+      await page.getByText(skill.skillId.slice(0, 8), { exact: true }).waitFor();
+      await page.getByRole('tab', { name: 'Brand Edits' }).click();
+
+      // The question: answered within its bounds, the edit is prepared again.
+      await page.getByRole('button', { name: /Add a seasonal accent colour/ }).click();
+      await edit.getByLabel('Your answer').waitFor();
+      await expectAccessible(page, 'edit-question');
+      await screenshot(page, 'edit-question');
+      await edit.getByLabel('Your answer').fill('A deep cranberry, used sparingly.');
+      await edit.getByRole('button', { name: 'Send answer' }).click();
+      await page.getByRole('status').filter({ hasText: 'Answer sent' }).waitFor();
+      await expect
+        .poll(
+          async () =>
+            (await bridge.ok('edits', { brandId: northwind })).edits.find(
+              (e: { changeSummary: string }) => e.changeSummary === 'Add a seasonal accent colour',
+            )?.status,
+          { timeout: 15_000 },
+        )
+        .toBe('awaiting_approval');
+
+      // Discard, after a confirmation.
+      await page.getByRole('button', { name: /Add a seasonal accent colour/ }).click();
+      await edit.getByRole('button', { name: 'Discard' }).waitFor({ timeout: 15_000 });
+      await edit.getByRole('button', { name: 'Discard' }).click();
+      await page.getByRole('alertdialog').getByRole('button', { name: 'Discard edit' }).click();
+      await page.getByRole('status').filter({ hasText: 'Edit discarded' }).waitFor();
+
+      // Stale: the brand changed while this edit waited.
+      const first = control.seedEdit({
+        brandId: northwind,
+        status: 'awaiting_approval',
+        changeSummary: 'Rounder logo',
+      });
+      const second = control.seedEdit({
+        brandId: northwind,
+        status: 'awaiting_approval',
+        changeSummary: 'Brighter accent',
+      });
+      await bridge.ok('applyEdit', { brandId: northwind, editId: first.id });
+      await page.reload();
+      await page.getByRole('button', { name: /Brighter accent/ }).click();
+      await edit.getByRole('button', { name: 'Apply' }).click();
+      await page.getByRole('alertdialog').getByRole('button', { name: 'Apply edit' }).click();
+      await edit.getByText('This edit is out of date').waitFor();
+      await screenshot(page, 'edit-stale');
+      void second;
+
+      // Conflict: the service refuses the discard in the edit's present state.
+      const third = control.seedEdit({
+        brandId: northwind,
+        status: 'awaiting_approval',
+        changeSummary: 'Quieter voice',
+      });
+      control.failNext('POST /v1/brands/{id}/edits/{editId}/discard', {
+        status: 409,
+        code: 'BRAND_EDIT_STATE_CONFLICT',
+        message: 'The edit cannot be discarded in its present state.',
+      });
+      await page.reload();
+      await page.getByRole('button', { name: /Quieter voice/ }).click();
+      await edit.getByRole('button', { name: 'Discard' }).click();
+      await page.getByRole('alertdialog').getByRole('button', { name: 'Discard edit' }).click();
+      await edit.getByText('This edit cannot do that now').waitFor();
+      void third;
+    });
+
+    test('image edit: the cost before sending, the result beside the original; content rules, 4K and credits explained', async () => {
+      win = await openWindow({ simulator: { durations: { imageMs: 300 } } });
+      const { page, bridge } = win;
+      const northwind = await brandId(bridge, 'Northwind Coffee');
+      await page.goto(`${bridge.host.origin}/#/brand/${northwind}/library`);
+      await page.getByRole('searchbox', { name: 'Search the Library' }).fill('latte');
+      await page.locator('.library .summary').getByText('1 match').waitFor();
+      await page.locator('.tile').first().click();
+      await page.getByRole('button', { name: 'Edit with a prompt…' }).click();
+      const dialog = page.getByRole('dialog');
+      await dialog.getByText(/1 credit ·/).waitFor();
+      await dialog.getByLabel('Prompt').fill('Put the cup on a warm oak table');
+      await dialog.getByRole('button', { name: 'Edit for 1 credit' }).click();
+      await dialog.getByRole('img', { name: 'Edited result' }).waitFor({ timeout: 20_000 });
+      await expectAccessible(page, 'image-edit');
+      await screenshot(page, 'image-edit', { dark: true });
+
+      await dialog.getByLabel('Prompt').fill('Something unsafe');
+      await dialog.getByRole('button', { name: 'Edit for 1 credit' }).click();
+      await dialog
+        .getByText(/declined this edit under its content rules/)
+        .waitFor({ timeout: 20_000 });
+
+      bridge.sim.control.setEntitlements(['image-edit', 'model-selection']);
+      await dialog.getByLabel('Size').selectOption('4K');
+      await dialog.getByText(/2 credits ·/).waitFor();
+      await dialog.getByLabel('Prompt').fill('Same, larger');
+      await dialog.getByRole('button', { name: 'Edit for 2 credits' }).click();
+      await dialog.getByText(/does not include .*4K/i).waitFor();
+
+      bridge.sim.control.setEntitlements(['image-edit', '4k', 'model-selection']);
+      bridge.sim.control.setCredits(null, { balance: 1 });
+      await bridge.ok('syncNow');
+      await dialog.getByLabel('Size').selectOption('2K');
+      await dialog.getByLabel('Size').selectOption('4K');
+      await expect
+        .poll(() => dialog.getByRole('button', { name: 'Edit for 2 credits' }).isDisabled(), {
+          timeout: 15_000,
+        })
+        .toBe(true);
+      await screenshot(page, 'image-edit-short');
+    });
+
+    test('activity: paused by you, the service asking to wait until a time, a failed upload retried, offline', async () => {
+      win = await openWindow();
+      const { page, bridge } = win;
+      const control = bridge.sim.control;
+      await page.goto(`${bridge.host.origin}/#/activity`);
+      await page.getByRole('heading', { name: 'Done recently' }).waitFor();
+
+      await page.getByRole('button', { name: 'Pause all' }).click();
+      await page.getByText('Paused by you. Nothing is sent or fetched until you resume.').waitFor();
+      await page.getByRole('complementary').getByText('Paused by you').waitFor();
+      await expectAccessible(page, 'activity-paused');
+      await screenshot(page, 'activity-paused', { dark: true });
+      await page.getByRole('button', { name: 'Resume all' }).click();
+      await page.getByRole('button', { name: 'Pause all' }).waitFor();
+
+      // A file the service refuses for good: failed, with Retry; the retry uploads it.
+      const folder = path.join(bridge.root, 'Lumen Labs');
+      await mkdir(folder, { recursive: true });
+      control.failNext('POST /v1/images/uploads/file', {
+        status: 400,
+        code: 'UNSUPPORTED_FORMAT',
+        message: 'The file is not an image the service takes.',
+        count: 1,
+      });
+      await writeFile(path.join(folder, 'poster.png'), makePng({ width: 5, height: 5, seed: 3 }));
+      await page.getByRole('heading', { name: 'Failed' }).waitFor();
+      const failed = page.locator('li.failed', { hasText: 'poster.png' });
+      await failed.waitFor({ timeout: 20_000 });
+      await screenshot(page, 'activity-failed');
+      await failed.getByRole('button', { name: 'Retry' }).click();
+      await expect
+        .poll(
+          async () =>
+            (await bridge.ok('files', { brandId: 'Lumen Labs' })).files.find(
+              (f: { path: string }) => f.path === 'poster.png',
+            )?.state,
+          { timeout: 20_000 },
+        )
+        .toBe('uploaded');
+
+      // The service asks us to wait: the time is said.
+      control.setFaults('POST /v1/images/uploads/file:429=1,retry-after=600');
+      await writeFile(path.join(folder, 'flyer.png'), makePng({ width: 7, height: 7, seed: 9 }));
+      await page
+        .getByText(/The service asked us to wait until \d/)
+        .first()
+        .waitFor({ timeout: 20_000 });
+      await expectAccessible(page, 'activity-wait');
+      await screenshot(page, 'activity-wait');
+      control.clearFaults();
+    });
+
+    test('activity offline: what waits, and since when', async () => {
+      win = await openWindow();
+      const { page, bridge } = win;
+      await page.goto(`${bridge.host.origin}/#/activity`);
+      await page.getByRole('heading', { name: 'Done recently' }).waitFor();
+      await bridge.sim.close();
+      await bridge.ok('syncNow');
+      await page
+        .getByText(/^Offline since/)
+        .first()
+        .waitFor({ timeout: 20_000 });
+      await page.getByRole('heading', { name: 'Why work waits' }).waitFor();
+      await expectAccessible(page, 'activity-offline');
+      await screenshot(page, 'activity-offline');
+    });
+
+    test('settings are saved, and kept after the host restarts', async () => {
+      const dir = await mkdtemp(path.join(os.tmpdir(), 'window-settings-'));
+      const sim = await startSimulator({ apiKeys: [KEY], demo: true, rateLimit: false });
+      const browser = await launchChromium();
+      const keyStore = memoryKeyStore();
+      const start = async () => {
+        const app = await AppRuntime.start({
+          dataDir: path.join(dir, 'data'),
+          baseUrl: sim.baseUrl,
+          keyStore,
+          credentials: { kind: 'api-key', secret: KEY, source: 'environment' },
+          host: { kind: 'browser', loginItemReason: 'a browser page cannot start at login' },
+        });
+        const host = await startHeadlessHost({ app, port: 0, rendererDir: RENDERER });
+        return { app, host };
+      };
+      try {
+        let { app, host } = await start();
+        let page = await (await browser.newContext()).newPage();
+        await page.goto(`${host.url}`);
+        await page.goto(`${host.origin}/#/settings`);
+        await page.getByRole('heading', { name: 'Media cache' }).waitFor();
+        await page
+          .getByText('Start at login is not offered here: a browser page cannot start at login')
+          .waitFor();
+        await expectAccessible(page, 'settings');
+        await screenshot(page, 'settings', { dark: true });
+
+        const root = path.join(dir, 'Brand folders');
+        await page.getByLabel('Sync folder').fill(root);
+        await page.getByRole('button', { name: 'Move' }).click();
+        await page.getByRole('status').filter({ hasText: 'Sync folder changed' }).waitFor();
+        await page.getByLabel('Brand Skill versions kept').fill('5');
+        await page.getByLabel('Brand Skill versions kept').press('Tab');
+        await page.getByLabel('Largest size (MB)').fill('64');
+        await page.getByLabel('Largest size (MB)').press('Tab');
+        await page.getByText('Dark').click();
+        await expect.poll(() => page.locator('html').getAttribute('data-theme')).toBe('dark');
+        await expect
+          .poll(() =>
+            page.evaluate(async () => {
+              const answer = await fetch('/api/settings', {
+                method: 'POST',
+                body: '{}',
+                headers: { 'content-type': 'application/json' },
+              });
+              return ((await answer.json()) as { data: { skillVersionsKept: number } }).data
+                .skillVersionsKept;
+            }),
+          )
+          .toBe(5);
+        await page.getByLabel('Brand Skill versions kept').fill('0');
+        await page.getByLabel('Brand Skill versions kept').press('Tab');
+        await page
+          .getByText(/skillVersionsKept|at least 1|>=1/i)
+          .first()
+          .waitFor();
+
+        await host.close();
+        await app.close();
+        ({ app, host } = await start());
+        page = await (await browser.newContext({ colorScheme: 'light' })).newPage();
+        await page.goto(host.url);
+        await page.goto(`${host.origin}/#/settings`);
+        await expect.poll(() => page.getByLabel('Sync folder').inputValue()).toBe(root);
+        expect(await page.getByLabel('Brand Skill versions kept').inputValue()).toBe('5');
+        expect(await page.getByLabel('Largest size (MB)').inputValue()).toBe('64');
+        // The dark theme chosen here overrides the light OS.
+        await expect.poll(() => page.locator('html').getAttribute('data-theme')).toBe('dark');
+        await host.close();
+        await app.close();
+      } finally {
+        await browser.close();
+        await sim.close();
+        await rm(dir, { recursive: true, force: true });
+      }
+    });
+
+    test('a revoked key: a clear screen, how to sign in again, nothing mirrored deleted', async () => {
+      win = await openWindow();
+      const { page, bridge } = win;
+      await page.getByRole('heading', { name: 'Northwind Coffee' }).waitFor();
+      await expect
+        .poll(
+          async () =>
+            (await bridge.ok('status')).brands.find(
+              (b: { name: string }) => b.name === 'Northwind Coffee',
+            )?.skill.installedSkillId ?? null,
+          { timeout: 15_000 },
+        )
+        .not.toBeNull();
+      for (const route of [
+        'GET /v1/brands',
+        'GET /v1/credits',
+        'GET /v1/brands/{id}',
+        'GET /v1/brands/{id}/library',
+      ]) {
+        bridge.sim.control.failNext(route, {
+          status: 401,
+          code: 'UNAUTHORIZED',
+          message: 'The API key is not valid.',
+          count: 50,
+        });
+      }
+      await bridge.ok('syncNow');
+      await page
+        .getByRole('heading', { name: 'Your key no longer works' })
+        .waitFor({ timeout: 20_000 });
+      await page
+        .getByText('Your brand folders and their Brand Skills stay on this computer')
+        .waitFor();
+      await expectAccessible(page, 'signed-out');
+      await screenshot(page, 'signed-out', { dark: true });
+      await page.getByRole('button', { name: 'Sign in again' }).click();
+      await page.getByRole('heading', { name: 'Welcome to Brand Sync' }).waitFor();
+    });
+  },
+);
