@@ -21,7 +21,7 @@ export class LibraryState {
   error = $state.raw<BridgeError | null>(null);
   selectedId = $state<string | null>(null);
   #cursor: string | null = null;
-  #done = false;
+  #done = $state(false);
   #generation = 0;
   readonly #bridge: Bridge;
   readonly #subscribe: () => void;
