@@ -4,7 +4,7 @@
 // markdown (raw HTML shown as text), the Files tab following a file from the disk to uploaded,
 // and offline (the simulator stopped: everything mirrored still shows, with its age). Each
 // screen passes axe (no serious or critical violation, light and dark) and is photographed.
-import { appendFile, mkdir, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { KEY } from '../bridge/harness.ts';
@@ -190,6 +190,80 @@ describe.skipIf(chromiumMissing !== null)(
       await page.getByRole('heading', { name: 'Colours' }).waitFor();
       await expectAccessible(page, 'offline');
       await screenshot(page, 'offline', { dark: true });
+    });
+
+    test('keyboard and drop: a brand opened and its tabs moved by keys, files dropped onto the window, a toast dismissed, a brand deleted', async () => {
+      win = await openWindow();
+      const { page, bridge } = win;
+      await page.getByRole('heading', { name: 'Northwind Coffee' }).waitFor();
+
+      // Keyboard only: a visible focus, Enter opens, arrows move between tabs.
+      await page.getByRole('link', { name: 'Northwind Coffee' }).first().focus();
+      await page.keyboard.press('Tab');
+      await page.keyboard.press('Shift+Tab');
+      const outline = await page.evaluate(
+        () => getComputedStyle(document.activeElement as Element).outlineStyle,
+      );
+      expect(outline).not.toBe('none');
+      await page.keyboard.press('Enter');
+      const library = page.getByRole('tab', { name: 'Library' });
+      await expect.poll(() => library.getAttribute('aria-selected')).toBe('true');
+      await library.focus();
+      await page.keyboard.press('ArrowRight');
+      await expect
+        .poll(() => page.getByRole('tab', { name: 'Brand Skill' }).getAttribute('aria-selected'))
+        .toBe('true');
+      await page.getByRole('heading', { name: 'Colours' }).waitFor();
+
+      // Files dropped onto the window land in the brand folder, then upload.
+      const png = [...makePng({ width: 9, height: 9, seed: 21 })];
+      await page.evaluate((bytes) => {
+        const data = new DataTransfer();
+        data.items.add(
+          new File([new Uint8Array(bytes)], 'dropped on window.png', { type: 'image/png' }),
+        );
+        const target = document.querySelector(
+          '[aria-label$="drop files here to add them to the brand folder"]',
+        );
+        if (target === null) throw new Error('no drop target');
+        for (const type of ['dragenter', 'dragover', 'drop']) {
+          target.dispatchEvent(
+            new DragEvent(type, { dataTransfer: data, bubbles: true, cancelable: true }),
+          );
+        }
+      }, png);
+      const toast = page
+        .getByRole('status')
+        .filter({ hasText: '1 file added to Northwind Coffee' });
+      await toast.waitFor();
+      await expect
+        .poll(() => page.getByRole('tab', { name: 'Files' }).getAttribute('aria-selected'))
+        .toBe('true');
+      const row = page.locator('tr', { hasText: 'dropped on window.png' });
+      await expect.poll(() => row.getAttribute('data-state'), { timeout: 20_000 }).toBe('uploaded');
+      const folder = path.join(bridge.root, 'Northwind Coffee');
+      await expect(readFile(path.join(folder, 'dropped on window.png'))).resolves.toEqual(
+        Buffer.from(png),
+      );
+
+      // A toast goes with Escape.
+      await toast.getByRole('button', { name: 'Dismiss notification' }).focus();
+      await page.keyboard.press('Escape');
+      await expect.poll(() => toast.count()).toBe(0);
+
+      // Delete, after a confirmation that says what stays on disk.
+      await page.getByRole('button', { name: 'More actions for this brand' }).click();
+      await page.getByRole('menuitem', { name: 'Delete brand…' }).click();
+      const confirm = page.getByRole('alertdialog');
+      await expect(confirm.textContent()).resolves.toContain('Nothing is deleted on this computer');
+      await expectAccessible(page, 'delete-brand');
+      await screenshot(page, 'delete-brand');
+      await confirm.getByRole('button', { name: 'Delete brand' }).click();
+      await page.getByRole('status').filter({ hasText: 'Northwind Coffee was deleted' }).waitFor();
+      await page.getByRole('heading', { level: 1, name: 'Brands' }).waitFor();
+      await expect(readFile(path.join(folder, 'dropped on window.png'))).resolves.toEqual(
+        Buffer.from(png),
+      );
     });
   },
 );
