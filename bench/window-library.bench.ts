@@ -12,6 +12,23 @@ import { startHeadlessHost } from '../main/headless/index.ts';
 import { startSimulator } from '../simulator/index.ts';
 import { report } from './report.ts';
 
+/** What the page-side functions use of the DOM (this file is typed for Node). */
+interface PageElement {
+  scrollTop: number;
+  scrollHeight: number;
+  clientHeight: number;
+  getAttribute(name: string): string | null;
+}
+interface PageGlobals {
+  location: { hash: string };
+  document: {
+    querySelector(selector: string): PageElement | null;
+    querySelectorAll(selector: string): { length: number };
+    getElementsByTagName(name: string): { length: number };
+  };
+  requestAnimationFrame(callback: (time: number) => void): number;
+}
+
 const ITEMS = Number(process.env.WINDOW_BENCH_ITEMS ?? 100_000);
 const KEY = 'sk-window-bench-4f1e';
 const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -79,6 +96,7 @@ try {
     await page.getByRole('heading', { name: 'Big Library' }).waitFor();
     const ms = await page.evaluate(async (id) => {
       const start = performance.now();
+      const { location, document, requestAnimationFrame } = globalThis as unknown as PageGlobals;
       location.hash = `#/brand/${id}/library`;
       for (;;) {
         if (document.querySelector('.tile img, .tile .placeholder'))
@@ -89,14 +107,17 @@ try {
     runs.push(ms);
   }
   const itemNodes = await page.locator('.tile').count();
-  const allNodes = await page.evaluate(() => document.getElementsByTagName('*').length);
+  const allNodes = await page.evaluate(
+    () => (globalThis as unknown as PageGlobals).document.getElementsByTagName('*').length,
+  );
 
   // Scroll to the end: pages load as the list nears its end; the DOM stays the same size.
   let maxTiles = itemNodes;
   const scrollStart = Date.now();
   for (let step = 0; step < 5000; step++) {
     const done = await page.evaluate(() => {
-      const list = document.querySelector('.vlist') as HTMLElement | null;
+      const { document } = globalThis as unknown as PageGlobals;
+      const list = document.querySelector('.vlist');
       if (!list) return true;
       list.scrollTop = list.scrollHeight;
       const complete = document.querySelector('.library')?.getAttribute('data-complete') === 'true';
@@ -105,7 +126,9 @@ try {
     await page.waitForTimeout(30);
     maxTiles = Math.max(maxTiles, await page.locator('.tile').count());
     if (done && step > 3) {
-      const loaded = await page.evaluate(() => document.querySelectorAll('.tile').length);
+      const loaded = await page.evaluate(
+        () => (globalThis as unknown as PageGlobals).document.querySelectorAll('.tile').length,
+      );
       maxTiles = Math.max(maxTiles, loaded);
       break;
     }

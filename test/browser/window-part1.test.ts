@@ -201,9 +201,14 @@ describe.skipIf(chromiumMissing !== null)(
       await page.getByRole('link', { name: 'Northwind Coffee' }).first().focus();
       await page.keyboard.press('Tab');
       await page.keyboard.press('Shift+Tab');
-      const outline = await page.evaluate(
-        () => getComputedStyle(document.activeElement as Element).outlineStyle,
-      );
+      // The focused element's outline, read in the page (this file is typed for Node).
+      const outline = await page.evaluate(() => {
+        const g = globalThis as unknown as {
+          document: { activeElement: unknown };
+          getComputedStyle(element: unknown): { outlineStyle: string };
+        };
+        return g.getComputedStyle(g.document.activeElement).outlineStyle;
+      });
       expect(outline).not.toBe('none');
       await page.keyboard.press('Enter');
       const library = page.getByRole('tab', { name: 'Library' });
@@ -217,21 +222,17 @@ describe.skipIf(chromiumMissing !== null)(
 
       // Files dropped onto the window land in the brand folder, then upload.
       const png = [...makePng({ width: 9, height: 9, seed: 21 })];
-      await page.evaluate((bytes) => {
+      // A real drag carries a DataTransfer of File objects: the same, dispatched in the page
+      // (as source text: this file is typed for Node, not the DOM).
+      await page.evaluate(`(() => {
         const data = new DataTransfer();
-        data.items.add(
-          new File([new Uint8Array(bytes)], 'dropped on window.png', { type: 'image/png' }),
-        );
-        const target = document.querySelector(
-          '[aria-label$="drop files here to add them to the brand folder"]',
-        );
+        data.items.add(new File([new Uint8Array(${JSON.stringify(png)})], 'dropped on window.png', { type: 'image/png' }));
+        const target = document.querySelector('[aria-label$="drop files here to add them to the brand folder"]');
         if (target === null) throw new Error('no drop target');
         for (const type of ['dragenter', 'dragover', 'drop']) {
-          target.dispatchEvent(
-            new DragEvent(type, { dataTransfer: data, bubbles: true, cancelable: true }),
-          );
+          target.dispatchEvent(new DragEvent(type, { dataTransfer: data, bubbles: true, cancelable: true }));
         }
-      }, png);
+      })()`);
       const toast = page
         .getByRole('status')
         .filter({ hasText: '1 file added to Northwind Coffee' });
