@@ -4,3 +4,4 @@ export * from './channels.ts';
 export * from './events.ts';
 export * from './result.ts';
 export * from './shapes.ts';
+export * from './channel-names.ts';

@@ -19,6 +19,22 @@ export const CONTENT_SECURITY_POLICY = [
   "form-action 'self'",
 ].join('; ');
 
+/**
+ * Files of the engine (Brand Skill, brand folder, media) are data, never a page or a script
+ * of the app's origin: opened on their own they run nothing (sandbox, no script source).
+ */
+export const FILES_CONTENT_SECURITY_POLICY =
+  "default-src 'none'; img-src 'self' data:; media-src 'self'; style-src 'unsafe-inline'; sandbox";
+
+/** What a file of the engine is served as: markup and scripts as plain text. */
+export function servedType(mimeType: string): string {
+  return /^(text\/html|text\/javascript|application\/(x-)?javascript|application\/xhtml)/i.test(
+    mimeType,
+  )
+    ? 'text/plain; charset=utf-8'
+    : mimeType;
+}
+
 export function newSecret(): string {
   return randomBytes(32).toString('base64url');
 }

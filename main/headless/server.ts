@@ -3,7 +3,6 @@
 // work: fastify, @fastify/static for the window, @fastify/cookie for the session, and
 // @fastify/helmet for the headers. The token and the key never reach a log (logging is off).
 import { createReadStream } from 'node:fs';
-import path from 'node:path';
 import fastifyCookie from '@fastify/cookie';
 import fastifyHelmet from '@fastify/helmet';
 import fastifyStatic from '@fastify/static';
@@ -11,13 +10,13 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest }
 import type { AppRuntime } from '../engine/app/app-runtime.ts';
 import { createHandlers } from '../engine/app/bridge-handlers.ts';
 import { dispatch } from '../engine/app/bridge-dispatch.ts';
-import { mediaFile } from '../engine/app/media.ts';
-import { lookupBrand } from '../engine/views/brand-lookup.ts';
-import { resolveInside } from '../engine/views/safe-path.ts';
-import { mimeTypeOf, skillFilePath } from '../engine/views/skill-view.ts';
+import { fileFor } from '../engine/app/file-access.ts';
+import { mimeTypeOf } from '../engine/views/skill-view.ts';
 import {
   bearerOf,
   CONTENT_SECURITY_POLICY,
+  FILES_CONTENT_SECURITY_POLICY,
+  servedType,
   hostAllowed,
   newSecret,
   originAllowed,
@@ -224,44 +223,18 @@ export async function startHeadlessHost(options: HeadlessHostOptions): Promise<H
       .send({ ok: false, error: { code: 'NOT_FOUND', message: what, retryable: false } });
 
   const sendFile = (reply: FastifyReply, file: string, mimeType: string | null) => {
-    reply.header('content-type', mimeType ?? mimeTypeOf(file));
+    reply.header('content-type', servedType(mimeType ?? mimeTypeOf(file)));
+    reply.header('content-security-policy', FILES_CONTENT_SECURITY_POLICY);
     reply.header('cache-control', 'private, max-age=60');
     return reply.send(createReadStream(file));
   };
 
-  server.get(
-    '/files/media/:itemId',
-    async (request: FastifyRequest<{ Params: { itemId: string } }>, reply) => {
-      const file = await mediaFile(app, request.params.itemId);
-      if (file === null) return notFound(reply, 'This item has no file on this computer.');
-      return sendFile(reply, file.path, file.mimeType);
-    },
-  );
-
-  server.get(
-    '/files/:area/:brandId/*',
-    async (
-      request: FastifyRequest<{ Params: { area: string; brandId: string; '*': string } }>,
-      reply,
-    ) => {
-      const { area, brandId } = request.params;
-      const rel = request.params['*'];
-      let brand;
-      try {
-        brand = app.store.brands.get(lookupBrand(app.store, brandId));
-      } catch {
-        brand = undefined;
-      }
-      if (brand === undefined) return notFound(reply, 'No such brand on this computer.');
-      let file: string | null = null;
-      if (area === 'skill') file = await skillFilePath(app.store, app.root, brand, rel);
-      else if (area === 'folder' && brand.folderName !== null) {
-        file = await resolveInside(path.join(app.root, brand.folderName), rel);
-      }
-      if (file === null) return notFound(reply, 'No such file.');
-      return sendFile(reply, file, null);
-    },
-  );
+  server.get('/files/*', async (request: FastifyRequest<{ Params: { '*': string } }>, reply) => {
+    // fastify has decoded the path once: `%2e%2e` arrives as `..` and is refused below.
+    const file = await fileFor(app, request.params['*'].split('/'));
+    if (file === null) return notFound(reply, 'No such file on this computer.');
+    return sendFile(reply, file.path, file.mimeType);
+  });
 
   server.setNotFoundHandler((request, reply) => {
     if (request.url.startsWith('/api/') || request.url.startsWith('/files/')) {

@@ -9,6 +9,7 @@ import type {
   Result,
 } from '../../../../contract/index.ts';
 import { HttpTransport } from './http-transport.ts';
+import { IpcTransport, preloadApi } from './ipc-transport.ts';
 import type { BridgeTransport } from './transport.ts';
 
 export class Bridge {
@@ -38,7 +39,8 @@ export class Bridge {
   }
 }
 
-/** The headless host's HTTP bridge; the desktop app's preload transport joins it with the shell. */
+/** The desktop app's preload when the window runs there; else the headless host's HTTP. */
 export function createBridge(): Bridge {
-  return new Bridge(new HttpTransport());
+  const api = preloadApi();
+  return new Bridge(api === null ? new HttpTransport() : new IpcTransport(api));
 }

@@ -1,0 +1,191 @@
+// The desktop app's composition root: one instance, the engine's app runtime in this process
+// (its I/O is asynchronous and hashing runs in worker threads, so the window never waits on
+// it), the window on the `app://` scheme, the bridge over IPC, the tray, OS notifications and
+// start at login. Everything it wires is a tested module; this file only connects them.
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import {
+  app,
+  BrowserWindow,
+  ipcMain,
+  Menu,
+  nativeImage,
+  Notification,
+  protocol,
+  screen,
+  shell,
+  Tray,
+} from 'electron';
+import { IPC_EVENT_CHANNEL, type StatusDoc } from '../../contract/index.ts';
+import { AppRuntime } from '../engine/app/app-runtime.ts';
+import { createHandlers } from '../engine/app/bridge-handlers.ts';
+import { dispatch } from '../engine/app/bridge-dispatch.ts';
+import { fileFor } from '../engine/app/file-access.ts';
+import { defaultDataDir } from '../engine/paths.ts';
+import { APP_ORIGIN, APP_SCHEME, createAppProtocolHandler } from './app-protocol.ts';
+import { registerBridge } from './ipc-bridge.ts';
+import { loginItemFor } from './login-item.ts';
+import { createNotifier } from './os-notifications.ts';
+import { trayMenu, trayState, type TrayAction } from './tray-state.ts';
+import { boundsOnScreen, DEFAULT_SIZE, loadWindowState, saveWindowState } from './window-state.ts';
+import { hardenWebContents, secureWebPreferences } from './window-security.ts';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const dist = path.resolve(here, '..', '..');
+const rendererDir = path.join(dist, 'renderer');
+const preload = path.join(dist, 'preload', 'preload.cjs');
+
+protocol.registerSchemesAsPrivileged([
+  { scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true } },
+]);
+
+if (!app.requestSingleInstanceLock()) {
+  app.quit();
+} else {
+  void start();
+}
+
+async function start(): Promise<void> {
+  await app.whenReady();
+  const dataDir = defaultDataDir();
+  const runtime = await AppRuntime.start({
+    dataDir,
+    host: {
+      kind: 'desktop',
+      openPath: async (target) => (await shell.openPath(target)) === '',
+      loginItem: loginItemFor(process.platform, app, [process.execPath]),
+    },
+  });
+  const handlers = createHandlers(runtime);
+  protocol.handle(
+    APP_SCHEME,
+    createAppProtocolHandler({ rendererDir, fileFor: (rest) => fileFor(runtime, rest) }),
+  );
+  registerBridge(ipcMain, (name, input) => dispatch(handlers, name, input, () => runtime.secret));
+
+  let window: BrowserWindow | null = null;
+  let quitting = false;
+  const saved = await loadWindowState(dataDir);
+  const openWindow = (hash = '') => {
+    if (window !== null) {
+      if (hash) void window.loadURL(`${APP_ORIGIN}/${hash}`);
+      window.show();
+      window.focus();
+      return;
+    }
+    const bounds = boundsOnScreen(
+      saved.bounds,
+      screen.getAllDisplays().map((d) => d.workArea),
+    );
+    window = new BrowserWindow({
+      ...(bounds ?? DEFAULT_SIZE),
+      minWidth: 880,
+      minHeight: 560,
+      show: false,
+      title: 'Brand Sync',
+      webPreferences: secureWebPreferences(preload),
+    });
+    hardenWebContents(window.webContents, {
+      openExternal: (url) => void shell.openExternal(url),
+      // The service's own https pages (its action URLs: add credits, pay) open in the browser.
+      externalHosts: () => serviceHosts(runtime.baseUrl),
+    });
+    if (saved.maximized) window.maximize();
+    window.once('ready-to-show', () => window?.show());
+    const remember = () => {
+      if (window === null) return;
+      void saveWindowState(dataDir, {
+        bounds: window.getNormalBounds(),
+        maximized: window.isMaximized(),
+      });
+    };
+    window.on('resize', remember);
+    window.on('move', remember);
+    // Closing hides to the tray where that is the platform's habit; Quit quits.
+    window.on('close', (event) => {
+      if (!quitting && process.platform !== 'linux') {
+        event.preventDefault();
+        window?.hide();
+      }
+    });
+    window.on('closed', () => (window = null));
+    void window.loadURL(`${APP_ORIGIN}/${hash}`);
+  };
+
+  const notify = createNotifier({
+    show: ({ title, body, target }) => {
+      if (!Notification.isSupported()) return;
+      const n = new Notification({ title, body });
+      n.on('click', () => openWindow(target));
+      n.show();
+    },
+  });
+
+  const tray = new Tray(nativeImage.createFromPath(path.join(rendererDir, 'tray.png')));
+  const act = async (action: TrayAction) => {
+    const call = (name: 'pause' | 'resume' | 'syncNow') => dispatch(handlers, name, {});
+    if (action === 'open') openWindow();
+    else if (action === 'pause') await call('pause');
+    else if (action === 'resume') await call('resume');
+    else if (action === 'sync-now') await call('syncNow');
+    else if (action === 'open-root') await shell.openPath(runtime.root);
+    else if (action === 'quit') app.quit();
+  };
+  const refreshTray = async () => {
+    const status = await dispatch(handlers, 'status', {});
+    const doc = status.ok ? (status.data as StatusDoc) : null;
+    const state = trayState(doc, runtime.engine !== null);
+    tray.setToolTip(state.label);
+    tray.setContextMenu(
+      Menu.buildFromTemplate(
+        trayMenu(state, doc?.queue.userPaused ?? false).map((item) =>
+          item.separator
+            ? { type: 'separator' as const }
+            : {
+                label: item.label,
+                enabled: item.enabled,
+                click: () => item.action && void act(item.action),
+              },
+        ),
+      ),
+    );
+  };
+  let trayTimer: NodeJS.Timeout | null = null;
+  runtime.journal.subscribe((event) => {
+    window?.webContents.send(IPC_EVENT_CHANNEL, event);
+    notify(event);
+    // Many events in a burst (a folder of files): the tray is redrawn once.
+    trayTimer ??= setTimeout(() => {
+      trayTimer = null;
+      void refreshTray();
+    }, 500);
+  });
+  tray.on('click', () => openWindow());
+  await refreshTray();
+
+  app.on('second-instance', () => openWindow());
+  app.on('activate', () => openWindow());
+  app.on('window-all-closed', () => {
+    // The engine keeps syncing with no window: the tray stays.
+  });
+  app.on('before-quit', (event) => {
+    if (quitting) return;
+    quitting = true;
+    event.preventDefault();
+    // A clean shutdown: running jobs go back to the queue, the store closes.
+    void runtime.close().finally(() => app.exit(0));
+  });
+  openWindow();
+}
+
+function serviceHosts(baseUrl: string | null): string[] {
+  if (baseUrl === null) return [];
+  try {
+    const host = new URL(baseUrl).hostname;
+    // api.example.com → example.com too, where the account pages live.
+    const parent = host.split('.').slice(1).join('.');
+    return parent.includes('.') ? [host, parent] : [host];
+  } catch {
+    return [];
+  }
+}
