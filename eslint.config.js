@@ -100,6 +100,7 @@ export default tseslint.config(
               group: ['**/main/**', '**/contract/**'],
               message: 'The simulator is the other side of the wire: it shares no code with main/.',
             },
+            { group: ['electron', 'electron/*'], message: 'The simulator runs without Electron.' },
           ],
         },
       ],
@@ -133,6 +134,44 @@ export default tseslint.config(
           name,
           message: 'The renderer talks to the engine only through renderer/src/lib/bridge.',
         })),
+      ],
+    },
+  },
+  {
+    // Electron lives in the desktop shell and its preload only: the CLI, the headless host,
+    // the simulator and the contract run without it.
+    // (main/engine and contract/ forbid it in their own rules; simulator/ below.)
+    files: ['main/cli/**', 'main/headless/**', 'bin/**', 'bench/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['electron', 'electron/*'],
+              message: 'Electron is imported only in main/electron/ and preload/.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // The shell reaches the window through the preload's named functions, never a raw
+    // ipcRenderer; only the preload may touch it.
+    files: ['main/electron/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: 'electron',
+              importNames: ['ipcRenderer', 'contextBridge'],
+              message: 'ipcRenderer and contextBridge belong to preload/ only.',
+            },
+          ],
+        },
       ],
     },
   },

@@ -25,6 +25,10 @@ describe('layer rules', () => {
     ['contract/x.ts', "import Fastify from 'fastify';"],
     ['renderer/src/state/x.ts', "export const answer = fetch('/api/status');"],
     ['renderer/src/components/x.ts', "export const events = new EventSource('/api/events');"],
+    ['main/headless/x.ts', "import { app } from 'electron';"],
+    ['main/cli/x.ts', "import { BrowserWindow } from 'electron';"],
+    ['contract/x.ts', "import { ipcRenderer } from 'electron';"],
+    ['main/electron/x.ts', "import { ipcRenderer } from 'electron';"],
   ])('%s may not: %s', async (file, code) => {
     expect(await restricted(file, `${code}\n`)).toBe(true);
   });
@@ -38,6 +42,11 @@ describe('layer rules', () => {
       "import { z } from 'zod';\nimport { ok } from './result.ts';\nexport const a = [z, ok];",
     ],
     ['renderer/src/lib/bridge/x.ts', "export const answer = fetch('/api/status');"],
+    [
+      'main/electron/x.ts',
+      "import { app, ipcMain } from 'electron';\nexport const a = [app, ipcMain];",
+    ],
+    ['preload/x.ts', "import { ipcRenderer } from 'electron';\nexport const a = ipcRenderer;"],
   ])('%s may: %s', async (file, code) => {
     expect(await restricted(file, `${code}\n`)).toBe(false);
   });
