@@ -175,4 +175,10 @@ export default tseslint.config(
       ],
     },
   },
+  {
+    // electron-builder loads its hooks with require(): these two stay CommonJS.
+    files: ['bin/*.cjs'],
+    languageOptions: { sourceType: 'commonjs' },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
 );

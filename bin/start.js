@@ -2,7 +2,7 @@
 // `npm start`: the desktop app where Electron's runtime can start; where it cannot, one line
 // says why and the same window runs in the browser over the demo (`brand-sync demo --open`).
 // Plain JavaScript: it runs before anything is compiled.
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -20,9 +20,6 @@ export function desktopUnavailable(env = process.env) {
   if (!existsSync(binary)) return `Electron's runtime is missing (${binary})`;
   if (process.platform === 'linux' && !env.DISPLAY && !env.WAYLAND_DISPLAY)
     return 'there is no display';
-  if (!existsSync(path.join(project, 'dist', 'main', 'electron', 'main.js'))) {
-    return 'the desktop shell is not part of this build yet';
-  }
   return null;
 }
 
@@ -33,7 +30,14 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
       ? null
       : [path.join(project, 'bin', 'brand-sync.js'), 'demo', '--open', ...process.argv.slice(2)];
   if (args === null) {
-    process.stderr.write('Starting the desktop app…\n');
+    process.stderr.write('Building and starting the desktop app…\n');
+    // The shell runs compiled (dist/main/electron/main.js, the preload bundle): build first.
+    const built = spawnSync(
+      process.execPath,
+      [path.join(project, 'bin', 'verified-build.js'), 'build', path.join(project, 'dist')],
+      { stdio: 'inherit' },
+    );
+    if (built.status !== 0) process.exit(built.status ?? 1);
     const electronBin = path.join(project, 'node_modules', '.bin', 'electron');
     const child = spawn(electronBin, [project], { stdio: 'inherit' });
     child.on('exit', (code) => process.exit(code ?? 0));

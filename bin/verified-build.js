@@ -121,6 +121,7 @@ export async function build(outDir, project = PROJECT) {
   );
   if (run.status !== 0) throw new Error(`tsc failed (exit ${run.status ?? run.signal})`);
   await bundleCli(path.join(out, path.dirname(BUILD_ENTRY)), project, require);
+  await bundlePreload(path.join(out, 'preload'), project, require);
   if (sourceDigest(project) !== before) {
     throw new Error('the sources changed while they were compiled: build again');
   }
@@ -161,6 +162,22 @@ async function bundleCli(dir, project, require) {
       // Flat: every chunk sits beside the workers it may start.
       chunkFileNames: '[name]-[hash].js',
     },
+  });
+}
+
+/**
+ * The desktop window's preload as one CommonJS file: a sandboxed preload can require nothing
+ * but `electron`, so its few imports (the channel names) are bundled in.
+ */
+async function bundlePreload(dir, project, require) {
+  const { build: rolldown } = await import(pathToFileURL(require.resolve('rolldown')).href);
+  await rolldown({
+    cwd: project,
+    input: { preload: path.join(project, 'preload', 'preload.ts') },
+    platform: 'node',
+    external: ['electron'],
+    logLevel: 'warn',
+    output: { dir, format: 'cjs', entryFileNames: '[name].cjs' },
   });
 }
 

@@ -153,10 +153,22 @@ test('build compiles and bundles into a folder outside the project, stamps it, a
       '',
     ].join('\n'),
   );
+  // The desktop preload: bundled to one CommonJS file that requires electron alone.
+  await put('contract/names.ts', "export const NAMES = ['status', 'pause'] as const;\n");
+  await put(
+    'preload/preload.ts',
+    "import { contextBridge } from 'electron';\nimport { NAMES } from '../contract/names.ts';\ncontextBridge.exposeInMainWorld('x', NAMES);\n",
+  );
   await symlink(path.join(REPO, 'node_modules'), path.join(project, 'node_modules'), 'dir');
   const out = path.join(work, 'out');
 
   await build(out, project);
+  const preload = await readFile(path.join(out, 'preload', 'preload.cjs'), 'utf8');
+  expect(preload).toContain('require("electron")');
+  expect(preload).toContain('"pause"');
+  expect([...preload.matchAll(/require\((["'])([^"']+)\1\)/g)].map((m) => m[2])).toEqual([
+    'electron',
+  ]);
 
   expect(JSON.parse(await readFile(path.join(out, STAMP_FILE), 'utf8'))).toEqual({
     sources: sourceDigest(project),
