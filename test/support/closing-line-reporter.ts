@@ -8,13 +8,17 @@ export default class ClosingLineReporter implements Reporter {
     let failed = unhandledErrors.length;
     let skipped = 0;
     for (const mod of testModules) {
-      if (mod.state() === 'failed' && [...mod.children.allTests()].length === 0) failed++;
+      let failedHere = 0;
       for (const test of mod.children.allTests()) {
         const state = test.result().state;
         if (state === 'passed') passed++;
-        else if (state === 'failed') failed++;
+        else if (state === 'failed') failedHere++;
         else skipped++;
       }
+      // A file that failed outside its tests (an import error, a failing beforeAll or
+      // afterAll) is a failure even when its tests were merely skipped or passed.
+      if (failedHere === 0 && (mod.state() === 'failed' || mod.errors().length > 0)) failedHere = 1;
+      failed += failedHere;
     }
     process.stdout.write(`\ntests: ${passed} passed, ${failed} failed, ${skipped} skipped\n`);
   }
