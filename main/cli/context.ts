@@ -8,7 +8,7 @@ import {
 } from '../engine/api/index.ts';
 import { defaultDataDir, defaultSyncRoot } from '../engine/paths.ts';
 import { Keychain, KeychainError } from '../engine/keychain.ts';
-import { Output, UsageError } from './output.ts';
+import { CommandFailure, Output, UsageError } from './output.ts';
 
 /** Environment variables the CLI reads (PRODUCT.md). */
 export const ENV = {
@@ -16,6 +16,8 @@ export const ENV = {
   dataDir: 'BRAND_SYNC_DATA_DIR',
   root: 'BRAND_SYNC_ROOT',
   apiKey: 'BRAND_SYNC_API_KEY',
+  /** An OAuth access token, sent as `Authorization: Bearer` (a headless machine's other way in). */
+  accessToken: 'BRAND_SYNC_ACCESS_TOKEN',
 } as const;
 
 export interface GlobalOptions {
@@ -65,8 +67,10 @@ export function resolveConfig(
  * the keychain.
  */
 export function credentialsFrom(env: Record<string, string | undefined>): Credentials | undefined {
-  const secret = nonEmpty(env[ENV.apiKey]);
-  return secret ? { kind: 'api-key', secret } : undefined;
+  const key = nonEmpty(env[ENV.apiKey]);
+  if (key) return { kind: 'api-key', secret: key };
+  const token = nonEmpty(env[ENV.accessToken]);
+  return token ? { kind: 'bearer', secret: token } : undefined;
 }
 
 export function createContext(options: GlobalOptions, deps: ContextDeps): CliContext {
@@ -107,13 +111,15 @@ function credentialsFromKeychain(baseUrl: string): Credentials {
     stored = new Keychain(baseUrl).load();
   } catch (error) {
     if (error instanceof KeychainError) {
-      throw new UsageError(`not signed in: ${error.message}`);
+      throw new CommandFailure('NOT_SIGNED_IN', `not signed in: ${error.message}`);
     }
     throw error;
   }
   if (!stored) {
-    throw new UsageError(
-      `not signed in: run \`brand-sync login\` (the key goes to the OS keychain), or set ${ENV.apiKey} for this process.`,
+    // Not bad usage: the command was right, the operation cannot run (exit 1).
+    throw new CommandFailure(
+      'NOT_SIGNED_IN',
+      `not signed in: run \`brand-sync login\` (the key goes to the OS keychain), or set ${ENV.apiKey} (or ${ENV.accessToken} for an OAuth access token) for this process.`,
     );
   }
   return stored;

@@ -105,12 +105,13 @@ describe.concurrent('usage', () => {
     expect(result.stdout).toBe('');
   });
 
-  test('no service or no key configured: exit 2 naming the setting', async () => {
+  test('no service configured: exit 2; not signed in: exit 1 (the operation failed); each names the setting', async () => {
     const noUrl = await run(['credits'], { BRAND_SYNC_BASE_URL: undefined });
     expect(noUrl.code).toBe(2);
     expect(noUrl.stderr).toContain('BRAND_SYNC_BASE_URL');
     const noKey = await run(['credits'], { BRAND_SYNC_API_KEY: undefined });
-    expect(noKey.code).toBe(2);
+    expect(noKey.code).toBe(1);
+    expect(noKey.stderr).toMatch(/^brand-sync: NOT_SIGNED_IN: not signed in/);
     expect(noKey.stderr).toContain('BRAND_SYNC_API_KEY');
   });
 

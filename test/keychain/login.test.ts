@@ -63,7 +63,8 @@ describe.skipIf(secretServiceMissing !== null)(`keychain ${secretServiceMissing 
     expect(login.stderr).toMatch(/UNAUTHORIZED: the service refused this key; nothing was stored/);
     expect(login.stderr + login.stdout).not.toContain('sk-wrong-key');
     const credits = await runCli(['credits'], env());
-    expect(credits.code).toBe(2);
+    // Not bad usage: the command was right, the operation could not run.
+    expect(credits.code).toBe(1);
     expect(credits.stderr).toMatch(/not signed in: run `brand-sync login`/);
   });
 
@@ -88,7 +89,7 @@ describe.skipIf(secretServiceMissing !== null)(`keychain ${secretServiceMissing 
     expect(logout.code).toBe(0);
     expect(logout.stdout).toMatch(/the key was removed from the keychain/);
     const after = await runCli(['credits'], env(), KEY);
-    expect(after.code).toBe(2);
+    expect(after.code).toBe(1);
     const again = await runCli(['logout'], env(), KEY);
     expect(again.stdout).toMatch(/No key was stored/);
   });
@@ -99,6 +100,13 @@ describe.skipIf(secretServiceMissing !== null)(`keychain ${secretServiceMissing 
     const credits = await runCli(['credits'], env(), KEY);
     expect(credits.code).toBe(0);
     await runCli(['logout'], env(), KEY);
+  });
+
+  test('a key given as an argument is refused without being printed back', async () => {
+    const login = await withStdin(['login', 'sk-typed-as-argument-77'], '');
+    expect(login.code).toBe(2);
+    expect(login.stderr).toMatch(/login takes no argument: the key comes on stdin/);
+    expect(login.stderr + login.stdout).not.toContain('sk-typed-as-argument-77');
   });
 
   test('an empty stdin is bad usage', async () => {

@@ -14,8 +14,15 @@ export function registerLogin(program: Command, deps: CliDeps): void {
     .command('login')
     .description('read the API key from stdin, check it, and keep it in the OS keychain')
     .option('--bearer', 'the key is an OAuth access token (sent as Authorization: Bearer)')
+    // An argument here is most likely the key itself: refused below without repeating it.
+    .allowExcessArguments(true)
     .action(
       action(deps, async (ctx, command) => {
+        if (command.args.length > 0) {
+          throw new UsageError(
+            'login takes no argument: the key comes on stdin, never as an argument (every process on this computer can read arguments). Type it at the prompt, or pipe it in: printf %s "$KEY" | brand-sync login',
+          );
+        }
         const baseUrl = requireBaseUrl(ctx.config.baseUrl);
         const secret = await readSecret('API key: ', ctx.signal);
         if (secret === '') throw new UsageError('no key on stdin: pipe the key in, or type it.');
