@@ -1,33 +1,29 @@
 // Two small tools for walking a big tree without holding it in memory: a limiter that
 // bounds how many operations run at once, and a bounded channel that makes producers wait
 // while the consumer is behind.
+import pLimit, { type LimitFunction } from 'p-limit';
 
+/**
+ * At most `max` operations at once (p-limit: a caller arriving between a release and the
+ * wake-up of the caller that waited for it does not get a slot of its own).
+ */
 export class Limiter {
-  readonly #max: number;
-  #active = 0;
-  readonly #waiting: (() => void)[] = [];
+  readonly #limit: LimitFunction;
 
   constructor(max: number) {
     if (!Number.isInteger(max) || max < 1) {
       throw new RangeError(`concurrency must be a positive integer, not ${max}`);
     }
-    this.#max = max;
+    this.#limit = pLimit(max);
   }
 
   /** Operations waiting for a slot. */
   get queued(): number {
-    return this.#waiting.length;
+    return this.#limit.pendingCount;
   }
 
-  async run<T>(fn: () => Promise<T>): Promise<T> {
-    if (this.#active >= this.#max) await new Promise<void>((r) => this.#waiting.push(r));
-    this.#active++;
-    try {
-      return await fn();
-    } finally {
-      this.#active--;
-      this.#waiting.shift()?.();
-    }
+  run<T>(fn: () => Promise<T>): Promise<T> {
+    return this.#limit(fn);
   }
 }
 
