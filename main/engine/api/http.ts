@@ -281,7 +281,8 @@ export function createHttp(options: HttpOptions): Http {
       });
     }
     const retryAfterMs =
-      status === 429 ? parseRetryAfter(headers['retry-after'], clock.now()) : undefined;
+      // An HTTP date names a moment of the wall clock, whatever clock this client keeps.
+      status === 429 ? parseRetryAfter(headers['retry-after'], Date.now()) : undefined;
     const message = redact(env?.message || `The service answered HTTP ${status}.`);
     return new ApiError({
       kind: kindOf(status, code),
@@ -342,7 +343,11 @@ export function createHttp(options: HttpOptions): Http {
 
       if (error.kind === 'rate-limited') {
         rateLimited++;
-        if (error.retryAfterMs !== undefined) gate.pauseUntil(clock.now() + error.retryAfterMs);
+        if (error.retryAfterMs !== undefined) {
+          // `0` or a date already past: a short wait with jitter, never back-to-back resends.
+          const wait = error.retryAfterMs > 0 ? error.retryAfterMs : backoff(rateLimited);
+          gate.pauseUntil(clock.now() + wait);
+        }
         if (rateLimited > retry.rateLimitedLimit) throw error;
         // Without Retry-After: this call backs off on its own; the gate stays open.
         if (error.retryAfterMs === undefined) await sleep(backoff(rateLimited), signal, spec);
