@@ -306,6 +306,11 @@ export class SimulatorControl {
     this.#ctx.state.duplicateDetection = on;
   }
 
+  /** Export download URLs name this origin (a storage host in front of the simulator); null: its own. */
+  setDownloadOrigin(origin: string | null): void {
+    this.#ctx.state.downloadOrigin = origin;
+  }
+
   // --- faults and rate limit ---
 
   setFaults(spec: string): void {

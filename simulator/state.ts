@@ -79,6 +79,8 @@ export class SimState {
   readonly media: MediaStore;
   /** The server's origin (http://127.0.0.1:port); set once it listens. */
   origin = '';
+  /** Where export ZIPs are said to be (a storage host of their own); null: this server. */
+  downloadOrigin: string | null = null;
   readonly #secret = randomBytes(16);
 
   readonly keys = new Map<string, KeyInfo>();

@@ -39,7 +39,7 @@ export function exportView(state: SimState, e: ExportRec): Record<string, unknow
     skillId: e.skillId,
     status: e.status,
     ...(e.status === 'ready' && e.downloadPath
-      ? { download: { url: state.url(e.downloadPath) } }
+      ? { download: { url: (state.downloadOrigin ?? state.origin) + e.downloadPath } }
       : {}),
     ...(e.failure ? { failure: e.failure } : {}),
     createdAt: state.iso(e.createdAt),

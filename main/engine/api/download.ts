@@ -106,6 +106,19 @@ export async function downloadToFile(
       const apiError =
         error instanceof ApiError ? error : http.errorFromTransport(error, CONTEXT, signal);
       if (apiError.kind === 'aborted') throw apiError;
+      if (!ownOrigin) {
+        // Another host (the export's storage): its answers say nothing about the key or the
+        // service. A refusal or a rate limit fails this download at once; a cut is retried here.
+        if (apiError.kind !== 'network' && apiError.kind !== 'server') {
+          throw offOriginFailure(apiError, target);
+        }
+        failures++;
+        if (failures > http.retry.limit) throw offOriginFailure(apiError, target);
+        await http.clock.sleep(http.backoff(failures), signal).catch(() => {
+          throw abortedError(CONTEXT.endpoint);
+        });
+        continue;
+      }
       if (apiError.kind === 'rate-limited') {
         if (apiError.retryAfterMs !== undefined)
           http.gate.pauseUntil(http.clock.now() + apiError.retryAfterMs);
@@ -121,6 +134,28 @@ export async function downloadToFile(
       }
     }
   }
+}
+
+/**
+ * A failure at a download host other than the service: the job that asked for the file fails
+ * with the reason and tries again on its own backoff ('server': retryable, never the account
+ * or the connection as a whole, never the key's rate gate).
+ */
+export function offOriginFailure(error: ApiError, target: URL): ApiError {
+  const why =
+    error.kind === 'network'
+      ? error.message
+      : `${error.status} ${error.code}${error.retryAfterMs === undefined ? '' : `, retry after ${Math.ceil(error.retryAfterMs / 1000)} s`}`;
+  return new ApiError({
+    kind: 'server',
+    code: 'DOWNLOAD_FAILED',
+    status: error.status,
+    message: `The download from ${target.host} failed (${why}); it is tried again later.`,
+    endpoint: CONTEXT.endpoint,
+    data: { host: target.host, code: error.code, status: error.status },
+    // The job's own backoff decides when (a storage host's Retry-After is not the service's).
+    cause: error,
+  });
 }
 
 type FetchOutcome =
