@@ -126,9 +126,12 @@ export async function deleteBrandSkill(
     path: `/brand-skills/${seg(id)}`,
     schema: null,
     resend: 'resend',
-    // A retry after a lost answer finds the job gone: the first send did the work.
+    // A retry after a lost answer finds the job gone: the first send did the work. Only the
+    // service's own "no such job" says so; another 404 (a proxy, a route) says nothing.
     resolveAfterUncertain: (error: ApiError) =>
-      error.status === 404 ? { value: undefined } : undefined,
+      error.status === 404 && error.code === 'BRAND_SKILL_NOT_FOUND'
+        ? { value: undefined }
+        : undefined,
     signal: options.signal,
   });
 }
