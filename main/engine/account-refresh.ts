@@ -25,10 +25,16 @@ export function registerAccountRefresh(deps: AccountRefreshDeps) {
     async run(_job, ctx) {
       let workspaces: WorkspaceInput[];
       try {
-        workspaces = (await client.listWorkspaces({ signal: ctx.signal })).map((w) => ({
-          ...w,
-          isPersonal: w.is_personal ?? w.id === null,
-        }));
+        // The personal workspace is `workspaceId: null` (the interface's convention), even when
+        // the service lists it with an ID of its own: one row, asked for without an ID.
+        let personalSeen = false;
+        workspaces = [];
+        for (const w of await client.listWorkspaces({ signal: ctx.signal })) {
+          const isPersonal = w.is_personal ?? w.id === null;
+          if (isPersonal && personalSeen) continue;
+          personalSeen ||= isPersonal;
+          workspaces.push({ ...w, id: isPersonal ? null : w.id, isPersonal });
+        }
       } catch (error) {
         if (!isApiError(error) || !error.featureUnavailable) throw error;
         workspaces = [{ id: null, name: null, isPersonal: true }];

@@ -62,6 +62,33 @@ describe('image edits', () => {
     expect(plan4k.cost).toBe(2);
   });
 
+  test('a brand record that does not name its workspace: the balance is not checked, the service decides', async () => {
+    const team = h.sim.control.addWorkspace({ name: 'Unnamed Studio', balance: 50 });
+    const { id: teamBrand } = await h.sim.control.seedBrand({
+      name: 'Quiet',
+      workspaceId: team.id,
+    });
+    const teamImage = h.sim.control.seedLibrary(teamBrand, { items: [{ type: 'image' }] })
+      .ids[0] as string;
+    // The service sent this brand without workspaceId (not null: absent).
+    engine.store.brands.upsertFromService({ id: teamBrand, name: 'Quiet', status: 'ready' });
+    h.sim.control.setCredits(null, { balance: 0, unlimited: false });
+    const plan = await planImageEdit(
+      engine,
+      request({ brandId: teamBrand, imageId: teamImage, size: '4K' }),
+    );
+    // Not priced against the personal balance of 0.
+    expect(plan).toMatchObject({
+      credits: null,
+      short: false,
+      workspace: { id: null, name: null, known: false },
+    });
+    const before = edits();
+    await expect(startImageEdit(engine, plan)).resolves.toMatchObject({ status: 'pending' });
+    expect(edits()).toBe(before + 1);
+    expect(h.sim.control.credits(team.id).balance).toBe(48);
+  });
+
   test('a short balance is refused before sending; an unlimited workspace is never short', async () => {
     h.sim.control.setCredits(null, { balance: 1, unlimited: false });
     const plan = await planImageEdit(engine, request({ size: '4K' }));

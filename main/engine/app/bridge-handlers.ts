@@ -162,7 +162,9 @@ export function createHandlers(app: AppRuntime): Handlers {
         enough: plan.credits === null ? null : !plan.short,
         message:
           plan.credits === null
-            ? 'The balance could not be checked: the service decides when the edit is sent.'
+            ? plan.workspace.known
+              ? 'The balance could not be checked: the service decides when the edit is sent.'
+              : "The brand's record does not name its workspace, so its balance cannot be checked: the service decides when the edit is sent."
             : unlimited
               ? 'This workspace has unlimited credits.'
               : plan.short

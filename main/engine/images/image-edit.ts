@@ -42,8 +42,11 @@ export interface ImageEditPlan {
   request: ImageEditRequest;
   size: ImageSize;
   cost: number;
-  /** The brand's workspace (null: personal) and its name when known. */
-  workspace: { id: string | null; name: string | null };
+  /**
+   * The brand's workspace (null: personal) and its name when known; `known: false` when the
+   * brand record does not name it (then no balance is checked: the service decides).
+   */
+  workspace: { id: string | null; name: string | null; known: boolean };
   /** null when no balance could be learned (the service decides). */
   credits: CreditCheck | null;
   /** The known balance does not cover the cost (never for unlimited workspaces). */
@@ -113,7 +116,8 @@ export async function quoteImageEdit(
 ): Promise<Omit<ImageEditPlan, 'request'>> {
   const cost = IMAGE_EDIT_COST[size];
   const workspace = await brandWorkspace(deps, brandId, signal);
-  const credits = await creditsOf(deps, workspace.id, signal);
+  // Never the personal balance for a brand whose workspace is unknown: it may be a team's.
+  const credits = workspace.known ? await creditsOf(deps, workspace.id, signal) : null;
   const short = credits !== null && !credits.unlimited && credits.balance < cost;
   return { size, cost, workspace, credits, short };
 }
@@ -122,18 +126,24 @@ async function brandWorkspace(
   deps: ImageEditDeps,
   brandId: string,
   signal: AbortSignal | undefined,
-): Promise<{ id: string | null; name: string | null }> {
+): Promise<ImageEditPlan['workspace']> {
   const stored = deps.store.brands.get(brandId.toLowerCase());
   if (stored !== undefined && !stored.deletedRemotely && stored.raw !== null) {
-    const raw = stored.raw as { workspaceName?: unknown };
+    const raw = stored.raw as { workspaceId?: unknown; workspaceName?: unknown };
     return {
       id: stored.workspaceId,
       name: typeof raw.workspaceName === 'string' ? raw.workspaceName : null,
+      // null names the personal workspace; absent names nothing.
+      known: raw.workspaceId !== undefined,
     };
   }
   const brand = await deps.client.getBrand(brandId, { signal });
   deps.store.brands.upsertFromService(brand);
-  return { id: brand.workspaceId ?? null, name: brand.workspaceName ?? null };
+  return {
+    id: brand.workspaceId ?? null,
+    name: brand.workspaceName ?? null,
+    known: brand.workspaceId !== undefined,
+  };
 }
 
 /** The balance now, stored; the stored one when the service cannot be reached; else null. */
