@@ -11,7 +11,12 @@ import { z } from 'zod';
 import { PAUSE_FOLLOW_MS, recordPause } from './pause.ts';
 import { defineSetting, openStore, queuePausedSetting } from './store/index.ts';
 import type { JobRecord, Store } from './store/index.ts';
-import { runSyncPass, type SyncReport, type SyncPassOptions } from './sync-pass.ts';
+import {
+  runSyncPass,
+  type FeatureReport,
+  type SyncReport,
+  type SyncPassOptions,
+} from './sync-pass.ts';
 
 /** What every feature is built from. */
 export interface EngineParts {
@@ -49,12 +54,7 @@ export interface EngineFeature {
   report?(since: number): FeatureReport;
 }
 
-/** A feature's section of a sync report: lines for people, plus data for --json. */
-export interface FeatureReport {
-  /** Human lines, e.g. "Uploaded 3 files to Acme", "Skipped a.gif: GIF is not accepted: …". */
-  summary: string[];
-  [field: string]: unknown;
-}
+export type { FeatureReport } from './sync-pass.ts';
 
 export type FeatureFactory = (parts: EngineParts) => EngineFeature;
 

@@ -3,7 +3,31 @@
 // make progress: the account is refused, or the service stays unreachable.
 import { watchQueueHalt } from './queue/index.ts';
 import type { JobError, JobRecord } from './store/index.ts';
-import type { Engine, FeatureReport } from './engine.ts';
+import type { JobQueue } from './queue/index.ts';
+import type { Store } from './store/index.ts';
+
+/** A feature's section of a sync report: lines for people, plus data for --json. */
+export interface FeatureReport {
+  /** Human lines, e.g. "Uploaded 3 files to Acme", "Skipped a.gif: GIF is not accepted: …". */
+  summary: string[];
+  [field: string]: unknown;
+}
+
+/**
+ * What a sync pass needs of the engine. Named here, so that this module depends on no
+ * engine module and the engine (which runs passes) imports this one, not the other way round.
+ */
+export interface SyncPassEngine {
+  readonly store: Store;
+  readonly queue: JobQueue;
+  readonly features: readonly {
+    readonly name: string;
+    holdReport?(): () => void;
+    report?(since: number): FeatureReport;
+  }[];
+  reconcile(): Promise<void>;
+  describe(job: JobRecord): { area: string; subject: string };
+}
 
 export interface SyncPassOptions {
   signal?: AbortSignal;
@@ -32,7 +56,7 @@ export interface SyncReport {
 }
 
 export async function runSyncPass(
-  engine: Engine,
+  engine: SyncPassEngine,
   options: SyncPassOptions = {},
 ): Promise<SyncReport> {
   const since = engine.store.now();
@@ -77,7 +101,10 @@ export async function runSyncPass(
 }
 
 /** Resolves null when the queue settled, or the reason it cannot. */
-function settleOrHalt(engine: Engine, options: SyncPassOptions): Promise<SyncReport['halted']> {
+function settleOrHalt(
+  engine: SyncPassEngine,
+  options: SyncPassOptions,
+): Promise<SyncReport['halted']> {
   return new Promise((resolve) => {
     const stopWatching = watchQueueHalt(
       engine.queue,
