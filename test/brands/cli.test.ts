@@ -156,7 +156,7 @@ describe('brands create', () => {
       failure: { code: 'BRAND_GUIDE_BUILD_FAILED' },
     });
     expect(result.stderr).toMatch(
-      /BRAND_GUIDE_BUILD_FAILED: .*Try again later with the same sources, unchanged/,
+      /BRAND_GUIDE_BUILD_FAILED: .*create the brand again later with the same sources/,
     );
   });
 
@@ -246,4 +246,13 @@ describe('brands delete', () => {
       after.close();
     }
   });
+});
+
+test('failure advice is said in a designer’s words: no protocol terms', async () => {
+  const { brandFailureAdvice } = await import('../../main/engine/brands/brand-failure.ts');
+  for (const code of ['INSTAGRAM_PRIVATE_PROFILE', 'SCRAPE_FAILED', 'SOMETHING_NEW', null]) {
+    const { advice } = brandFailureAdvice({ code, message: null });
+    expect(advice).not.toMatch(/idempotenc|request|HTTP|\bkey\b|retry/i);
+    expect(advice.length).toBeGreaterThan(20);
+  }
 });

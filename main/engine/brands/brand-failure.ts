@@ -13,11 +13,12 @@ export interface BrandFailureAdvice {
   advice: string;
 }
 
+// Said to designers: no protocol words (the new idempotency key the document asks for is
+// the engine's business: a new creation always gets one).
 const ADVICE: Record<BrandFailureGroup, string> = {
-  'fix-input':
-    'Fix the source, then create the brand again (a new attempt, with a new idempotency key).',
+  'fix-input': 'Fix the source, then create the brand again.',
   'retry-later':
-    'Try again later with the same sources, unchanged (a new attempt, with a new idempotency key).',
+    'The service could not finish this time: create the brand again later with the same sources, unchanged.',
   unknown: 'The service did not say whether the sources or the service were at fault.',
 };
 
