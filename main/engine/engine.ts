@@ -10,6 +10,7 @@ import type { JobQueueOptions } from './queue/index.ts';
 import { z } from 'zod';
 import { PAUSE_FOLLOW_MS, recordPause } from './pause.ts';
 import { defineSetting, openStore, queuePausedSetting } from './store/index.ts';
+import { rateLimitedUntilSetting } from './store/setting.ts';
 import type { JobRecord, Store } from './store/index.ts';
 import {
   runSyncPass,
@@ -103,6 +104,14 @@ export class Engine {
           message: notice.message,
           brandId: notice.brandId ?? null,
         });
+      }),
+      // The service's wait, kept where another process (`brand-sync files`) can read it.
+      this.client.rateGate.onChange((until) => {
+        try {
+          this.store.settings.write(rateLimitedUntilSetting, until ?? null);
+        } catch {
+          // A closed store at shutdown: nothing to tell any more.
+        }
       }),
       this.queue.events.on('job:failed', ({ job, error }) => {
         const subject = this.describe(job);

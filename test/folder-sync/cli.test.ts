@@ -74,3 +74,37 @@ test('run uploads what is dropped while it watches, and stops cleanly on SIGTERM
     { path: 'dropped.png', state: 'uploaded' },
   ]);
 }, 60_000);
+
+test('files says the service asked us to wait until a time, and that a file a stopped run left half-sent will be sent again', async () => {
+  const brand = await f.sim.control.seedBrand({ name: 'Waits', status: 'ready' });
+  f.sim.control.setFaults('POST /v1/images/uploads/file:429=1,retry-after=900');
+  let waiting = '';
+  const run = await whileRunning(env(), async () => {
+    await waitFor('the brand folder', () => existsSync(path.join(f.dir, 'root', 'Waits')));
+    await f.put('Waits/held.png', makePng({ seed: 41 }));
+    for (let i = 0; i < 40 && !/wait until \d\d:\d\d/.test(waiting); i++) {
+      waiting = (await runCli(['files', 'Waits'], env(), KEY)).stdout;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  });
+  f.sim.control.clearFaults();
+  expect(run.code).toBe(0);
+  const line = waiting.split('\n').find((l) => l.includes('held.png')) ?? waiting;
+  expect(line).toMatch(/waiting: the service asked us to wait until \d\d:\d\d/);
+  expect(line).not.toMatch(/sent 0\.0 MB/);
+
+  // A run stopped while a file was being sent (a crash keeps the row "uploading").
+  const { openStore } = await import('../../main/engine/store/index.ts');
+  const store = openStore({ dataDir: path.join(f.dir, 'data') });
+  try {
+    const row = store.files.getByPath(brand.id, 'held.png');
+    expect(row).toBeDefined();
+    store.files.setState(row!.id, 'uploading', { bytesSent: row!.size });
+  } finally {
+    store.close();
+  }
+  const after = await runCli(['files', 'Waits'], env(), KEY);
+  expect(after.stdout).toMatch(
+    /held\.png\s+uploading\s+interrupted after 0\.0 MB of 0\.0 MB: it will be sent again/,
+  );
+}, 60_000);

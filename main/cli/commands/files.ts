@@ -14,7 +14,10 @@ import {
 import {
   emptyFilesDocument,
   fileDetail,
+  fileDetailContext,
   filesDocument,
+  NO_DETAIL_CONTEXT,
+  type FileDetailContext,
   type FilesDocument,
 } from '../../engine/views/files.ts';
 
@@ -39,16 +42,22 @@ export function registerFiles(program: Command, deps: CliDeps): void {
         const brandId = brandArg === undefined ? undefined : await resolveBrand(ctx, brandArg);
         // Read-only: it works while the engine runs, and never creates the database.
         const store = openStoreReadOnly(ctx.config.dataDir);
-        const doc =
+        const { doc, context } =
           store === null
-            ? emptyFilesDocument(brandId, state as FileState | undefined)
-            : withStore(store, () => filesDocument(store, brandId, state as FileState | undefined));
-        ctx.output.result(doc, () => describeFiles(doc));
+            ? {
+                doc: emptyFilesDocument(brandId, state as FileState | undefined),
+                context: NO_DETAIL_CONTEXT,
+              }
+            : withStore(store, () => ({
+                doc: filesDocument(store, brandId, state as FileState | undefined),
+                context: fileDetailContext(store),
+              }));
+        ctx.output.result(doc, () => describeFiles(doc, context));
       }),
     );
 }
 
-function describeFiles(doc: FilesDocument): string[] {
+function describeFiles(doc: FilesDocument, context: FileDetailContext): string[] {
   if (doc.files.length === 0) {
     const where = doc.brand ? ` in "${doc.brand.folder ?? doc.brand.name ?? doc.brand.id}"` : '';
     return [
@@ -57,7 +66,7 @@ function describeFiles(doc: FilesDocument): string[] {
   }
   const lines = table(
     ['FILE', 'STATE', 'DETAIL'],
-    doc.files.map((f) => [`${f.folder ?? f.brandId}/${f.path}`, f.state, fileDetail(f)]),
+    doc.files.map((f) => [`${f.folder ?? f.brandId}/${f.path}`, f.state, fileDetail(f, context)]),
   );
   const counts = Object.entries(doc.counts)
     .filter(([s, n]) => n > 0 && (doc.state === null || s === doc.state))

@@ -37,7 +37,7 @@ import {
 import { addFileToFolder } from '../folder-sync/add-files.ts';
 import { retryFile, retryUploadJob } from '../folder-sync/retry-file.ts';
 import { lookupBrand } from '../views/brand-lookup.ts';
-import { filesDocument, fileDetail } from '../views/files.ts';
+import { filesDocument, fileDetail, fileDetailContext } from '../views/files.ts';
 import { libraryItemDoc, libraryPage } from '../views/library-view.ts';
 import { skillFile, skillView } from '../views/skill-view.ts';
 import { AppError, JobFailure } from './app-errors.ts';
@@ -103,7 +103,8 @@ export function createHandlers(app: AppRuntime): Handlers {
         brandId === undefined ? undefined : lookupBrand(store, brandId),
         state as Parameters<typeof filesDocument>[2],
       );
-      return { ...doc, files: doc.files.map((f) => ({ ...f, detail: fileDetail(f) })) };
+      const context = fileDetailContext(store);
+      return { ...doc, files: doc.files.map((f) => ({ ...f, detail: fileDetail(f, context) })) };
     },
     edits: async ({ brandId }) => {
       const id = lookupBrand(store, brandId);

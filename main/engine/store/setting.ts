@@ -39,3 +39,10 @@ export const libraryFullPassIntervalSetting = defineSetting(
   24 * 60 * 60 * 1000,
   'How often a Library is read in full to find items that left it (refreshes read only new items).',
 );
+
+export const rateLimitedUntilSetting = defineSetting(
+  'queue.rateLimitedUntil',
+  z.number().nullable(),
+  null,
+  'Until when the service asked this key to wait (429 with Retry-After): kept so that another process (`brand-sync files`) can say so.',
+);

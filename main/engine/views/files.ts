@@ -2,6 +2,8 @@
 // person reads: one document for `files` and the window's Files tab.
 import { brandDisplayName, fileStates } from '../store/index.ts';
 import type { FileState, LocalFile, Store } from '../store/index.ts';
+import { rateLimitedUntilSetting } from '../store/setting.ts';
+import { UPLOAD_KIND, uploadKey } from '../folder-sync/file-keys.ts';
 
 export type FilesDocument = ReturnType<typeof filesDocument>;
 
@@ -65,16 +67,60 @@ export function emptyFilesDocument(brandId: string | undefined, state?: FileStat
   };
 }
 
+/** What a file's state means now, beyond its row: the service's wait, the uploads running. */
+export interface FileDetailContext {
+  /** The service asked the key to wait until then (epoch ms), or null. */
+  rateLimitedUntil: number | null;
+  /** Upload job keys (brand + bytes) being sent now; undefined: not known (no engine data). */
+  running: ReadonlySet<string> | undefined;
+  now: number;
+}
+
+export const NO_DETAIL_CONTEXT: FileDetailContext = {
+  rateLimitedUntil: null,
+  running: undefined,
+  now: 0,
+};
+
+/** The context of `store` now (a read: works in another process than the engine's). */
+export function fileDetailContext(store: Store): FileDetailContext {
+  const running = new Set<string>();
+  for (const job of store.jobs.list({ state: 'running', kind: UPLOAD_KIND, limit: 1000 })) {
+    if (job.key !== null) running.add(job.key);
+  }
+  return {
+    rateLimitedUntil: store.settings.read(rateLimitedUntilSetting),
+    running,
+    now: Date.now(),
+  };
+}
+
 /** The state of one file in words ("sent 1.2 MB of 3.4 MB", "skipped: GIF is not accepted"). */
-export function fileDetail(f: FilesDocument['files'][number]): string {
+export function fileDetail(
+  f: FilesDocument['files'][number],
+  context: FileDetailContext = NO_DETAIL_CONTEXT,
+): string {
+  const waitUntil =
+    context.rateLimitedUntil !== null && context.rateLimitedUntil > context.now
+      ? `waiting: the service asked us to wait until ${clockTime(context.rateLimitedUntil)}`
+      : null;
   switch (f.state) {
     case 'uploaded':
       if (f.imageId === null) return 'set as the logo';
       return `image ${f.imageId}${f.existing ? ' (the service already had these bytes)' : ''}`;
-    case 'uploading':
+    case 'uploading': {
+      const sending =
+        context.running === undefined ||
+        (f.sha256 !== null && context.running.has(uploadKey(f.brandId, f.sha256)));
+      // Left "uploading" by a run that stopped (a crash, a kill): nothing is being sent.
+      if (!sending)
+        return `interrupted after ${megabytes(f.bytesSent)} of ${megabytes(f.size)}: it will be sent again`;
+      // While the service makes the key wait, a send it refused starts over afterwards.
+      if (waitUntil !== null) return waitUntil;
       return `sent ${megabytes(f.bytesSent)} of ${megabytes(f.size)}`;
+    }
     case 'waiting':
-      return f.reason ?? 'queued';
+      return f.reason ?? waitUntil ?? 'queued';
     case 'skipped':
       return f.reason ?? f.code ?? '';
     case 'failed':
@@ -84,6 +130,12 @@ export function fileDetail(f: FilesDocument['files'][number]): string {
         ? 'deleted on this computer; the service keeps its copy'
         : 'deleted on this computer';
   }
+}
+
+/** "14:53": the time of day a person reads on their own clock. */
+function clockTime(at: number): string {
+  const d = new Date(at);
+  return `${String(d.getHours()).padStart(2, '0')}:${String(d.getMinutes()).padStart(2, '0')}`;
 }
 
 function megabytes(bytes: number): string {
