@@ -181,4 +181,30 @@ export default tseslint.config(
     languageOptions: { sourceType: 'commonjs' },
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
+  {
+    // The window takes only types from the contract: a value import would bundle zod, whose
+    // eval probe the page's CSP refuses (and 100 kB more). The channel names stand alone.
+    files: ['renderer/**/*.ts', 'renderer/**/*.svelte'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: [
+                '**/contract/index.ts',
+                '**/contract/channels.ts',
+                '**/contract/shapes.ts',
+                '**/contract/events.ts',
+                '**/contract/result.ts',
+              ],
+              allowTypeImports: true,
+              message:
+                'The window imports only types from contract/ (values: contract/channel-names.ts).',
+            },
+          ],
+        },
+      ],
+    },
+  },
 );

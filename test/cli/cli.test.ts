@@ -321,7 +321,9 @@ describe('brands', () => {
     ]);
     expect(result.code).toBe(1);
     expect(result.stdout).toMatch(/ended failed/);
-    expect(lines(result.stderr).at(-1)).toMatch(/^brand-sync: SCRAPE_FAILED: .* Try again later/);
+    expect(lines(result.stderr).at(-1)).toMatch(
+      /^brand-sync: SCRAPE_FAILED: .* create the brand again later/,
+    );
   });
 
   test('delete, then delete again', async () => {

@@ -8,7 +8,10 @@ const eslint = new ESLint();
 async function restricted(filePath: string, code: string): Promise<boolean> {
   const [result] = await eslint.lintText(code, { filePath });
   return (result?.messages ?? []).some(
-    (m) => m.ruleId === 'no-restricted-imports' || m.ruleId === 'no-restricted-globals',
+    (m) =>
+      m.ruleId === 'no-restricted-imports' ||
+      m.ruleId === 'no-restricted-globals' ||
+      m.ruleId === '@typescript-eslint/no-restricted-imports',
   );
 }
 
@@ -26,6 +29,10 @@ describe('layer rules', () => {
     ['renderer/src/state/x.ts', "export const answer = fetch('/api/status');"],
     ['renderer/src/components/x.ts', "export const events = new EventSource('/api/events');"],
     ['main/headless/x.ts', "import { app } from 'electron';"],
+    [
+      'renderer/src/lib/x.ts',
+      "import { channels } from '../../../contract/index.ts';\nexport const c = channels;",
+    ],
     ['main/cli/x.ts', "import { BrowserWindow } from 'electron';"],
     ['contract/x.ts', "import { ipcRenderer } from 'electron';"],
     ['main/electron/x.ts', "import { ipcRenderer } from 'electron';"],
@@ -47,6 +54,10 @@ describe('layer rules', () => {
       "import { app, ipcMain } from 'electron';\nexport const a = [app, ipcMain];",
     ],
     ['preload/x.ts', "import { ipcRenderer } from 'electron';\nexport const a = ipcRenderer;"],
+    [
+      'renderer/src/lib/x.ts',
+      "import type { Channels } from '../../../contract/index.ts';\nexport type C = Channels;",
+    ],
   ])('%s may: %s', async (file, code) => {
     expect(await restricted(file, `${code}\n`)).toBe(false);
   });

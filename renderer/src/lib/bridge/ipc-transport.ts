@@ -1,14 +1,15 @@
 // The desktop app's bridge: the preload's named functions (one per channel) and its event
 // subscription. Files load from the app's own scheme, relative to the page, as over HTTP.
-import {
-  PRELOAD_GLOBAL,
-  type ChannelName,
-  type FileRef,
-  type Input,
-  type NumberedEvent,
-  type Output,
-  type Result,
+import type {
+  ChannelName,
+  FileRef,
+  Input,
+  NumberedEvent,
+  Output,
+  Result,
 } from '../../../../contract/index.ts';
+// The name list alone: the contract's index would bring zod (and its eval probe) into the page.
+import { PRELOAD_GLOBAL } from '../../../../contract/channel-names.ts';
 import type { BridgeTransport } from './transport.ts';
 
 type PreloadApi = Record<ChannelName, (input: unknown) => Promise<unknown>> & {
