@@ -169,6 +169,32 @@ describe.skipIf(chromiumMissing !== null)(
       await screenshot(page, 'image-edit-short');
     });
 
+    test('credits: every workspace, unlimited said as such, and what recent actions cost', async () => {
+      win = await openWindow({ simulator: { durations: { imageMs: 200 } } });
+      const { page, bridge } = win;
+      const northwind = await brandId(bridge, 'Northwind Coffee');
+      bridge.sim.control.addWorkspace({ name: 'Open Studio', unlimited: true });
+      const item = (await bridge.ok('library', { brandId: northwind, type: 'image', limit: 1 }))
+        .items[0];
+      await bridge.ok('imageEdit', {
+        brandId: northwind,
+        imageId: item.id,
+        prompt: 'Warmer light',
+        size: '2K',
+      });
+      await bridge.ok('syncNow');
+      await page.goto(`${bridge.host.origin}/#/credits`);
+      const wallets = page.locator('ul.wallets');
+      await wallets.getByText('Personal').waitFor();
+      await expect.poll(() => wallets.textContent(), { timeout: 15_000 }).toContain('Open Studio');
+      await expect(wallets.textContent()).resolves.toContain('Unlimited');
+      await expect(wallets.textContent()).resolves.toContain('Studio North');
+      const costs = page.getByRole('table');
+      await expect(costs.textContent()).resolves.toMatch(/1 credit/);
+      await expectAccessible(page, 'credits');
+      await screenshot(page, 'credits', { dark: true });
+    });
+
     test('activity: paused by you, the service asking to wait until a time, a failed upload retried, offline', async () => {
       win = await openWindow();
       const { page, bridge } = win;
