@@ -1,6 +1,7 @@
 // How the CLI speaks: human text or one JSON document on stdout, one clear error line on
 // stderr, and the exit codes of PRODUCT.md. Everything written passes the secret filter,
 // so the API key cannot reach the terminal even through a message we did not write.
+import stringWidth from 'string-width';
 import { ApiError, describeApiError } from '../engine/api/index.ts';
 
 /** Exit codes (PRODUCT.md, Command line). */
@@ -135,11 +136,19 @@ function describeFailure(error: unknown): {
 // ---- formatting helpers for human output -------------------------------------------------
 
 /** Left-aligned columns with a header row. */
+/**
+ * Columns padded by display width (string-width): a wide character (漢字) or an emoji takes
+ * two columns on a terminal, a combining accent none, so names of any script line up.
+ */
 export function table(headers: string[], rows: string[][]): string[] {
-  const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
+  const widths = headers.map((h, i) =>
+    Math.max(stringWidth(h), ...rows.map((r) => stringWidth(r[i] ?? ''))),
+  );
+  const pad = (cell: string, width: number) =>
+    cell + ' '.repeat(Math.max(0, width - stringWidth(cell)));
   const line = (cells: string[]): string =>
     cells
-      .map((cell, i) => (i === cells.length - 1 ? cell : cell.padEnd(widths[i] ?? 0)))
+      .map((cell, i) => (i === cells.length - 1 ? cell : pad(cell, widths[i] ?? 0)))
       .join('  ')
       .trimEnd();
   return [line(headers), ...rows.map(line)];
@@ -150,6 +159,6 @@ export function fields(
   entries: Array<[string, string | number | boolean | null | undefined]>,
 ): string[] {
   const shown = entries.filter(([, v]) => v !== undefined && v !== null && v !== '');
-  const width = Math.max(0, ...shown.map(([k]) => k.length));
-  return shown.map(([k, v]) => `${`${k}:`.padEnd(width + 1)} ${String(v)}`);
+  const width = Math.max(0, ...shown.map(([k]) => stringWidth(k)));
+  return shown.map(([k, v]) => `${k}:${' '.repeat(width - stringWidth(k) + 1)} ${String(v)}`);
 }
