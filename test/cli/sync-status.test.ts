@@ -50,3 +50,16 @@ test('sync without --once is bad usage (exit 2), with one clear line', async () 
   expect(sync.stderr.trim().split('\n')).toHaveLength(1);
   expect(sync.stderr).toMatch(/--once/);
 });
+
+test('counts agree with their nouns: 1 item, 1 file', async () => {
+  const brand = await f.sim.control.seedBrand({ name: 'Solo', status: 'ready', withExport: true });
+  f.sim.control.seedLibrary(brand.id, { items: [{ type: 'image' }] });
+  const sync = await runCli(['sync', '--once'], env(), KEY);
+  expect(sync.code).toBe(0);
+  expect(sync.stdout + sync.stderr).not.toMatch(/\b1 (items|files|brands|credits)\b/);
+  const status = await runCli(['status'], env(), KEY);
+  expect(status.stdout).toMatch(/Solo\s+ready\s+Solo\s+1 item,/);
+  expect(status.stdout).not.toMatch(/\b1 (items|files|brands)\b/);
+  const library = await runCli(['library', 'list', 'Solo'], env(), KEY);
+  expect(library.stdout).not.toMatch(/\b1 (items|matches)\b/);
+});

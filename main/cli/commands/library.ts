@@ -2,6 +2,7 @@
 // a brand's Library from the local mirror only, newest first, so it answers with the
 // service unreachable and without a key; it says how fresh the mirror is. Media types and
 // sources the app does not know are shown as they are.
+import { count } from '../../engine/plural.ts';
 import type { Command } from 'commander';
 import { action, type CliDeps } from '../action.ts';
 import type { CliContext } from '../context.ts';
@@ -160,7 +161,7 @@ function describeLibrary(
     );
   } else {
     lines.push(
-      `${name}: Library mirrored ${ago(freshness.mirroredAt, now)}, ${plural(doc.brand.items, 'item')}.`,
+      `${name}: Library mirrored ${ago(freshness.mirroredAt, now)}, ${count(doc.brand.items, 'item')}.`,
     );
   }
   if (
@@ -244,10 +245,6 @@ function size(bytes: number): string {
 function clip(text: string, max: number): string {
   const line = text.replace(/\s+/g, ' ').trim();
   return line.length <= max ? line : `${line.slice(0, max - 1)}…`;
-}
-
-function plural(n: number, noun: string): string {
-  return `${n} ${noun}${n === 1 ? '' : 's'}`;
 }
 
 function errorOf(value: unknown): { code: string; message: string } | null {

@@ -1,6 +1,7 @@
 // `status [--json]`: what the engine knows, read from the local store only, so it answers
 // with the service unreachable and without a key: brands with status and freshness, queue
 // counts, what waits and why, file counts, credits, the last errors.
+import { count } from '../../engine/plural.ts';
 import type { Command } from 'commander';
 import { action, type CliDeps } from '../action.ts';
 import { fields, table } from '../output.ts';
@@ -39,7 +40,7 @@ function describeStatus(doc: StatusDocument, now: number): string[] {
           b.name,
           b.deletedRemotely ? 'deleted on the service' : (b.status ?? 'unknown'),
           b.folder ?? '-',
-          `${b.library.items} items, ${ago(b.library.lastRefreshAt, now)}`,
+          `${count(b.library.items, 'item')}, ${ago(b.library.lastRefreshAt, now)}`,
           countLine(b.files) || '-',
         ]),
       ).map((l) => `  ${l}`),

@@ -2,6 +2,7 @@
 // store its ZIP (a download URL or inline base64) like an export, in the brand's folder's
 // `Brand Skill/`. The beta brandId is usually not a /brands brand: its folder is then one of
 // its own under the sync root, named from brandName and linked by the usual marker.
+import { count } from '../plural.ts';
 import path from 'node:path';
 import { z } from 'zod';
 import { isApiError, isUuid } from '../api/index.ts';
@@ -156,7 +157,7 @@ export function registerBrandSkillSync(
         onProgress: (p) => options.onProgress?.(id, p),
       });
       updateTracked(store, id, installedPatch(brandDir, skillId, store.now()));
-      const message = `Beta Brand Skill "${name}" stored in ${path.basename(brandDir)}/Brand Skill (${installed.files.length} files).`;
+      const message = `Beta Brand Skill "${name}" stored in ${path.basename(brandDir)}/Brand Skill (${count(installed.files.length, 'file')}).`;
       parts.events.emit('notice', {
         level: 'info',
         code: 'BRAND_SKILL_INSTALLED',

@@ -2,6 +2,7 @@
 // it is ready or failed (a `failure.retryable` export is requested again, a bounded number of
 // times), and when its skillId is not the one on disk, download, check and install it.
 // 409 BRAND_SKILL_UNAVAILABLE ends the job as done: the brand has nothing to export yet.
+import { count } from '../plural.ts';
 import { z } from 'zod';
 import { isApiError } from '../api/index.ts';
 import type { BrandExport } from '../api/index.ts';
@@ -183,7 +184,7 @@ async function syncBrandSkill(
     path: live,
     files: installed.files.length,
     bytes: installed.totalBytes,
-    message: `Brand Skill of "${name}" updated to Skill ${installed.skillId} (${installed.files.length} files).`,
+    message: `Brand Skill of "${name}" updated to Skill ${installed.skillId} (${count(installed.files.length, 'file')}).`,
   };
 }
 

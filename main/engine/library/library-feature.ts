@@ -3,6 +3,7 @@
 // never synced twice at once: a full pass when one is due (setting), else a refresh that
 // stops at the first page of known items, so an unchanged Library costs one request.
 // `run` also refreshes the known Libraries on a timer (setting).
+import { count } from '../plural.ts';
 import { z } from 'zod';
 import type { EngineFeature, EngineParts, FeatureFactory, FeatureReport } from '../engine.ts';
 import { brandDisplayName, defineSetting } from '../store/index.ts';
@@ -195,7 +196,7 @@ function summaryLines(libraries: readonly LibraryReportEntry[]): string[] {
     else if (l.outcome === 'failed') lines.push(`Library of ${l.name}: not synced (see below).`);
     else {
       const parts = [
-        l.new > 0 ? plural(l.new, 'new item') : '',
+        l.new > 0 ? count(l.new, 'new item') : '',
         l.changed > 0 ? `${l.changed} changed` : '',
         l.removed > 0 ? `${l.removed} removed` : '',
       ].filter((p) => p !== '');
@@ -203,16 +204,12 @@ function summaryLines(libraries: readonly LibraryReportEntry[]): string[] {
     }
   }
   if (unchanged.length > UNCHANGED_NAMED) {
-    lines.push(`Libraries unchanged: ${unchanged.length} brands.`);
+    lines.push(`Libraries unchanged: ${count(unchanged.length, 'brand')}.`);
   } else if (unchanged.length > 0) {
-    const names = unchanged.map((l) => `${l.name} (${plural(l.items, 'item')})`).join(', ');
+    const names = unchanged.map((l) => `${l.name} (${count(l.items, 'item')})`).join(', ');
     lines.push(`${unchanged.length === 1 ? 'Library' : 'Libraries'} unchanged: ${names}.`);
   }
   return lines;
-}
-
-function plural(n: number, noun: string): string {
-  return `${n} ${noun}${n === 1 ? '' : 's'}`;
 }
 
 function brandIdOf(payload: unknown, fallback: string | null): string {
