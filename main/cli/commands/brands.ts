@@ -59,6 +59,7 @@ export function registerBrands(program: Command, deps: CliDeps): void {
     .command('delete')
     .description('delete a brand on the service (local folders are kept)')
     .argument('<id>', 'the brand ID')
+    .option('--yes', 'do not ask for a confirmation (for scripts)')
     .action(action(deps, deleteBrand));
 }
 
@@ -257,6 +258,20 @@ function describeBrandFailure(brand: Brand): string {
 
 async function deleteBrand(ctx: CliContext, command: Command): Promise<void> {
   const id = await resolveBrand(ctx, command.processedArgs[0] as string);
+  // On a terminal a person confirms; a script (no terminal) or --yes goes ahead.
+  if (
+    command.opts<{ yes?: boolean }>().yes !== true &&
+    process.stdin.isTTY &&
+    process.stderr.isTTY
+  ) {
+    const answer = await ask(
+      `Delete brand ${id} on the service, for everyone in its workspace? This cannot be undone; its folder stays on this computer. [y/N] `,
+      ctx.signal,
+    );
+    if (!/^y(es)?$/i.test(answer.trim())) {
+      throw new CommandFailure('CANCELLED', 'nothing was deleted.');
+    }
+  }
   await withEngine(ctx, async (engine) => {
     const deleted = await deleteBrandOnService(engine, id, ctx.signal);
     ctx.output.result(
@@ -279,4 +294,15 @@ function requireUrl(value: string, option: string): string {
     // fall through to the usage error
   }
   throw new UsageError(`${option} needs an http(s) URL, got "${value}".`);
+}
+
+/** One line from the terminal, the question on stderr (stdout stays the command's output). */
+async function ask(question: string, signal: AbortSignal): Promise<string> {
+  const { createInterface } = await import('node:readline/promises');
+  const rl = createInterface({ input: process.stdin, output: process.stderr });
+  try {
+    return await rl.question(question, { signal });
+  } finally {
+    rl.close();
+  }
 }

@@ -1,9 +1,11 @@
 // `credits [--workspace ID] [--json]`: the credit balance of one workspace, or of the personal
 // workspace and every team workspace the account has (GET /workspaces, an assumed endpoint:
 // where the service lacks it, the personal workspace alone).
+import { workspaceIdProblem } from '../../engine/workspace-id.ts';
 import type { Command } from 'commander';
 import { isApiError, type ApiClient, type Workspace } from '../../engine/api/index.ts';
 import { action, type CliDeps } from '../action.ts';
+import { UsageError } from '../output.ts';
 import type { CliContext } from '../context.ts';
 
 interface CreditsOptions {
@@ -26,6 +28,8 @@ export function registerCredits(program: Command, deps: CliDeps): void {
 }
 
 async function oneWorkspace(ctx: CliContext, workspace: string): Promise<void> {
+  const problem = workspaceIdProblem(workspace);
+  if (problem !== null) throw new UsageError(problem);
   // 404 WORKSPACE_NOT_FOUND stands as it is: its hint says the workspace does not exist or is not yours.
   const credits = await ctx.client().getCredits({ workspaceId: workspace }, { signal: ctx.signal });
   ctx.output.result(

@@ -41,8 +41,11 @@ export function registerImages(program: Command, deps: CliDeps): void {
       'edit an image with a prompt (2K costs 1 credit, 4K costs 2); prints the new image ID',
     )
     .argument('<id>', 'the ID of a completed or uploaded image')
-    .requiredOption('--prompt <text>', 'the change to make (1-2000 characters)')
-    .requiredOption('--brand <brand>', 'the brand the edit is for (its ID or folder name)')
+    .requiredOption('--prompt <text>', 'the change to make, 1-2000 characters (required)')
+    .requiredOption(
+      '--brand <brand>',
+      'the brand the edit is for: its ID or folder name (required)',
+    )
     .addOption(
       new Option(
         '--model <model>',

@@ -5,7 +5,7 @@ import { action, type CliDeps } from '../action.ts';
 import { UsageError } from '../output.ts';
 
 interface SimulatorOptions {
-  port: number;
+  port?: number;
   apiKey?: string;
   faults?: string;
   seed?: number;
@@ -16,7 +16,8 @@ export function registerSimulator(program: Command, deps: CliDeps): void {
   program
     .command('simulator')
     .description('run the simulated Brand Asset Service on 127.0.0.1 (prints its base URL)')
-    .option('--port <n>', 'port to listen on (default: any free port)', parsePort, 0)
+    // The default is said in words (0 means any free port), not also as commander's "(default: 0)".
+    .option('--port <n>', 'port to listen on (default: any free port)', parsePort)
     .option('--api-key <key>', 'the API key it accepts (default: test-key)')
     .option('--faults <spec>', 'fault injection, e.g. "5xx=0.1;POST /v1/brands:reset-after=0.2"')
     .option('--seed <n>', 'seed of the generated data and faults', parseInteger)
@@ -29,7 +30,7 @@ export function registerSimulator(program: Command, deps: CliDeps): void {
         let simulator;
         try {
           simulator = await startSimulator({
-            port: options.port,
+            port: options.port ?? 0,
             ...(options.apiKey !== undefined ? { apiKeys: [options.apiKey] } : {}),
             ...(options.faults !== undefined ? { faults: options.faults } : {}),
             ...(options.seed !== undefined ? { seed: options.seed } : {}),

@@ -114,7 +114,7 @@ async function showSkill(ctx: CliContext, command: Command): Promise<void> {
         ['Status', doc.status],
         ['Skill', doc.skillId],
         ['Failure', doc.failure ? `${doc.failure.code ?? ''} ${doc.failure.message ?? ''}` : null],
-        ['ZIP', doc.zip],
+        ['ZIP', doc.zip === null ? null : 'ready (`brand-sync skills add ID` stores it unpacked)'],
         ['Tracked', doc.tracked ? 'yes' : 'no (add it with: brand-sync skills add ID)'],
         ['Folder', doc.tracked?.folderName],
         ['Installed', doc.tracked?.installedSkillId],

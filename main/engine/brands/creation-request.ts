@@ -2,11 +2,11 @@
 // sent, and fixed into a plain value the queue can persist: local PDFs by absolute path,
 // size and content hash (so a resumed creation knows the file is still the one asked for),
 // and a hash of the whole request that names "the same creation" across runs.
+import { workspaceIdProblem } from '../workspace-id.ts';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { isUuid } from '../api/index.ts';
 
 /** What the caller lists, in order (the service reads sources in the order given). */
 export type SourceSpec =
@@ -158,12 +158,9 @@ export async function checkCreationRequest(input: BrandCreationInput): Promise<C
       `Instructions may be at most ${MAX_INSTRUCTIONS} characters, got ${input.instructions.length}.`,
     );
   }
-  if (input.workspaceId !== undefined && !isUuid(input.workspaceId)) {
-    fail(
-      'INVALID_WORKSPACE',
-      `A workspace ID is a UUID, got "${input.workspaceId}" (leave it out for your personal workspace).`,
-    );
-  }
+  const workspaceProblem =
+    input.workspaceId === undefined ? null : workspaceIdProblem(input.workspaceId);
+  if (workspaceProblem !== null) fail('INVALID_WORKSPACE', workspaceProblem);
   const cwd = input.cwd ?? process.cwd();
   // Sizes first: a limit is refused before any file is read.
   const sizes = new Map<number, number>();
