@@ -63,3 +63,17 @@ test('counts agree with their nouns: 1 item, 1 file', async () => {
   const library = await runCli(['library', 'list', 'Solo'], env(), KEY);
   expect(library.stdout).not.toMatch(/\b1 (items|matches)\b/);
 });
+
+test('sync --once with the service unreachable says so first, and ends in seconds, not after a long wait', async () => {
+  const down = { BRAND_SYNC_BASE_URL: 'http://127.0.0.1:9/v1' };
+  const human = await runCli(['sync', '--once'], env(down), KEY);
+  expect(human.code).toBe(1);
+  const lines = (human.stdout + human.stderr).trim().split('\n');
+  expect(lines[0]).toMatch(/^Stopped: NETWORK_ERROR: the service is unreachable/);
+  expect(human.stdout + human.stderr).not.toMatch(/nothing to do/);
+  const json = await runCli(['sync', '--once', '--json'], env(down), KEY);
+  const report = JSON.parse(json.stdout);
+  expect(report.halted).toMatchObject({ code: 'NETWORK_ERROR' });
+  // Not the 15 s grace on top of a long backoff (20 s before): the few quick tries and 1 s.
+  expect(Date.parse(report.finishedAt) - Date.parse(report.startedAt)).toBeLessThan(10_000);
+});

@@ -22,18 +22,30 @@ export function registerSync(program: Command, deps: CliDeps): void {
         if (command.opts<{ once?: boolean }>().once !== true) {
           throw new UsageError('sync needs --once (to keep syncing, use `brand-sync run`).');
         }
-        const report = await withEngine(ctx, (engine) => engine.syncOnce({ signal: ctx.signal }));
+        // Unreachable is said within seconds: a condition the queue raised after its own
+        // retries is not waited out for long by a one-shot command.
+        const report = await withEngine(ctx, (engine) =>
+          engine.syncOnce({ signal: ctx.signal, offlineGraceMs: OFFLINE_GRACE_MS }),
+        );
         ctx.output.result(report, () => describeReport(report));
         return report.ok ? EXIT.ok : EXIT.failed;
       }),
     );
 }
 
+const OFFLINE_GRACE_MS = 1000;
+
 function describeReport(report: SyncReport): string[] {
   const seconds = (Date.parse(report.finishedAt) - Date.parse(report.startedAt)) / 1000;
   const lines: string[] = [];
-  for (const section of Object.values(report.sections)) lines.push(...section.summary);
+  // Why it stopped comes first; a section that did nothing says nothing then.
   if (report.halted) lines.push(`Stopped: ${report.halted.code}: ${report.halted.message}`);
+  for (const section of Object.values(report.sections)) {
+    const summary = report.halted
+      ? section.summary.filter((l) => !/nothing to do\.?$/.test(l))
+      : section.summary;
+    lines.push(...summary);
+  }
   for (const failure of report.failures) {
     lines.push(`Failed: ${failure.area} ${failure.subject}: ${failure.code}: ${failure.message}`);
   }

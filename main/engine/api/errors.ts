@@ -29,6 +29,7 @@ export interface ApiErrorInit {
   retryAfterMs?: number;
   /** The request may have been processed although no success reached us (network error or 5xx after a POST/PUT/DELETE). */
   uncertain?: boolean;
+  notSent?: boolean;
   cause?: unknown;
 }
 
@@ -40,6 +41,8 @@ export class ApiError extends Error {
   readonly endpoint: string;
   readonly retryAfterMs: number | undefined;
   readonly uncertain: boolean;
+  /** No byte of the request left (refused, no route, unknown host): certainly not processed. */
+  readonly notSent: boolean;
 
   constructor(init: ApiErrorInit) {
     super(init.message, init.cause === undefined ? undefined : { cause: init.cause });
@@ -51,6 +54,7 @@ export class ApiError extends Error {
     this.endpoint = init.endpoint;
     this.retryAfterMs = init.retryAfterMs;
     this.uncertain = init.uncertain ?? false;
+    this.notSent = init.notSent ?? false;
   }
 
   /** Whether repeating the same request later can succeed. */

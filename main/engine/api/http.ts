@@ -108,6 +108,9 @@ export interface HttpOptions {
 export const USER_AGENT = 'brand-sync';
 const BASE_HEADERS = { 'user-agent': USER_AGENT, accept: 'application/json' } as const;
 
+/** Tries after a failure that sent nothing (the host refused or was not found) before giving up. */
+const NOT_SENT_RETRIES = 2;
+
 /** Transport status codes that prove the request never reached the service. */
 const NOT_SENT_CODES = new Set([
   'ECONNREFUSED',
@@ -259,6 +262,7 @@ export function createHttp(options: HttpOptions): Http {
       message: `${spec.endpoint}: ${what}.`,
       endpoint: spec.endpoint,
       uncertain: spec.method !== 'GET' && !notSent,
+      notSent: notSent && !isTimeout,
     });
   }
 
@@ -362,6 +366,9 @@ export function createHttp(options: HttpOptions): Http {
       if (error.uncertain && spec.resend === 'once') throw error;
       failures++;
       if (failures > retry.limit) throw error;
+      // Nothing left (refused, no route, no such host): two quick tries, then the caller
+      // (the queue's offline probe) knows within seconds instead of after a long backoff.
+      if (error.notSent && failures > NOT_SENT_RETRIES) throw error;
       if (error.uncertain) sawUncertain = true;
       await sleep(backoff(failures), signal, spec);
     }
