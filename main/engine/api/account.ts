@@ -1,7 +1,7 @@
 // Credits (documented), workspaces and account (assumed, GAPS.md).
 import { ACCOUNT_PATH, WORKSPACES_PATH } from './assumed.ts';
 import type { Http } from './http.ts';
-import { invalidInput, requireUuid } from './input.ts';
+import { invalidInput } from './input.ts';
 import { Account, CreditBalance, WorkspaceList, type Workspace } from './schemas.ts';
 import type { CallOptions } from './brands.ts';
 
@@ -18,10 +18,6 @@ export async function getCredits(
     query.workspaceId.trim() === ''
   ) {
     throw invalidInput(endpoint, 'workspace ID must not be empty.');
-  }
-  // The same IDs as everywhere else (POST /brands checks its workspaceId so too).
-  if (query.workspaceId !== undefined && query.workspaceId !== null) {
-    requireUuid(query.workspaceId, 'workspace ID', endpoint);
   }
   return http.call({
     method: 'GET',

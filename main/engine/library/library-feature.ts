@@ -8,6 +8,7 @@ import { z } from 'zod';
 import type { EngineFeature, EngineParts, FeatureFactory, FeatureReport } from '../engine.ts';
 import { brandDisplayName, defineSetting } from '../store/index.ts';
 import type { Brand } from '../store/index.ts';
+import { UPLOAD_KIND } from '../folder-sync/file-keys.ts';
 import { LibraryMirror } from './library-mirror.ts';
 import type { MirrorResult } from './library-mirror.ts';
 import { clientPageSource } from './library-page-source.ts';
@@ -59,6 +60,8 @@ interface Outcome {
 }
 
 const MAX_OUTCOMES = 10_000;
+/** How long after an upload its brand's Library is refreshed (uploads close together share it). */
+const REFRESH_AFTER_UPLOAD_MS = 1500;
 /** Unchanged Libraries named one by one up to this many; beyond, only counted. */
 const UNCHANGED_NAMED = 5;
 
@@ -98,6 +101,17 @@ function createLibraryFeature(parts: EngineParts, options: LibraryFeatureOptions
     }
   };
   let timer: NodeJS.Timeout | undefined;
+  // After an upload the Library shows the new item within seconds: one refresh per brand, a
+  // little later so that a burst of uploads shares it (the key keeps it to one queued job),
+  // and a queued job, so a sync pass waits for it. An unchanged Library is still one page.
+  const refreshAfterUpload = (brandId: string): void => {
+    const brand = store.brands.get(brandId);
+    if (brand === undefined || brand.deletedRemotely) return;
+    handle.enqueue(
+      { brandId, mode: mirror.modeFor(brandId) },
+      { ...librarySyncKey(brandId), runAt: parts.now() + REFRESH_AFTER_UPLOAD_MS },
+    );
+  };
 
   const offs = [
     // Synchronous on purpose: the jobs exist before the listing's job ends, so a sync pass
@@ -105,6 +119,7 @@ function createLibraryFeature(parts: EngineParts, options: LibraryFeatureOptions
     // the service still lists: those deleted there are skipped.
     events.on('brands:refreshed', ({ brands }) => enqueue(brands)),
     queue.events.on('job:done', ({ job }) => {
+      if (job.kind === UPLOAD_KIND && job.brandId !== null) refreshAfterUpload(job.brandId);
       if (job.kind !== librarySyncJobKind) return;
       const result = job.result as LibrarySyncResult | null;
       if (result !== null) record({ at: parts.now(), brandId: result.brandId, result });
