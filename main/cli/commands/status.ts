@@ -68,7 +68,7 @@ function describeStatus(doc: StatusDocument, now: number): string[] {
     lines.push('Waiting to retry:');
     for (const w of doc.waiting) {
       lines.push(
-        `  ${w.kind} ${w.key ?? `#${w.id}`}: ${w.reason ? `${w.reason.code}: ${w.reason.message}` : 'no reason recorded'} (${nextTry(w.nextRunAt, now)})`,
+        `  ${w.subject}: ${w.reason ? `${w.reason.code}: ${w.reason.message}` : 'no reason recorded'} (${nextTry(w.nextRunAt, now)})`,
       );
     }
   }

@@ -1,6 +1,7 @@
 // What `status` shows and the window's status: read from the local store only, so it answers
 // with the service unreachable and without a key. The CLI prints this document (its --json
 // is a contract); the bridge's status is built from the same parts.
+import { jobWords } from './job-words.ts';
 import { brandDisplayName, queuePausedSetting } from '../store/index.ts';
 import type { Store } from '../store/index.ts';
 
@@ -32,6 +33,8 @@ export function statusDocument(store: Store) {
     waiting: store.jobs.list({ state: 'retry-wait', limit: 20 }).map((job) => ({
       id: job.id,
       kind: job.kind,
+      /** The job in words ("upload Acme/a.png"). */
+      subject: jobWords(store, job),
       key: job.key,
       brandId: job.brandId,
       nextRunAt: iso(job.nextRunAt),
@@ -48,6 +51,7 @@ export function statusDocument(store: Store) {
     failedJobs: summary.recentFailures.map((job) => ({
       id: job.id,
       kind: job.kind,
+      subject: jobWords(store, job),
       key: job.key,
       brandId: job.brandId,
       finishedAt: iso(job.finishedAt),
