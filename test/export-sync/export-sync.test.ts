@@ -74,17 +74,21 @@ describe('export sync', () => {
     h.sim.control.clearLog();
     const again = await engine.syncOnce();
     expect(again.ok).toBe(true);
-    expect(again.sections.exports).toMatchObject({ installed: 0, unchanged: 1 });
-    expect(requests(h.sim, EXPORT_POST)).toBe(1);
+    // The brand record names its active Skill, and that Skill is on disk: no request at all.
+    expect(again.sections.exports).toMatchObject({ installed: 0, failed: 0 });
+    expect(requests(h.sim, EXPORT_POST)).toBe(0);
     expect(downloads(h.sim)).toBe(0);
 
-    // A fresh data dir finds the same Skill on disk: still nothing downloaded.
+    // A fresh data dir finds the same Skill on disk: it asks once (it knows no installed
+    // Skill yet), and downloads nothing.
     await h.closeEngine();
     await rename(h.dataDir, `${h.dataDir}-old`);
     h.sim.control.clearLog();
     const fresh = await h.open().syncOnce();
     expect(fresh.sections.exports).toMatchObject({ installed: 0, unchanged: 1 });
+    expect(requests(h.sim, EXPORT_POST)).toBe(1);
     expect(downloads(h.sim)).toBe(0);
+
   });
 
   test('a retryable export failure is requested again, then installed', async () => {

@@ -6,7 +6,8 @@
 import path from 'node:path';
 import type { EngineFeature, EngineParts, FeatureFactory } from '../engine.ts';
 import { brandDisplayName } from '../store/index.ts';
-import type { JobRecord } from '../store/index.ts';
+import type { Brand, JobRecord } from '../store/index.ts';
+import { readInstalledSkill } from '../exports/skill-install.ts';
 import {
   exportSyncKey,
   exportSyncKind,
@@ -65,9 +66,26 @@ function createExportSync(parts: EngineParts, options: ExportSyncOptions): Engin
       runAgain.set(brandId, runAgain.has(brandId) ? null : wanted);
     }
   };
-  const enqueueReady = (reason: string): void => {
+  /**
+   * Whether a catch-all check (a reconcile, the periodic check) should ask for an export: no
+   * request is wasted on a brand whose record names its active Skill when that Skill is on
+   * disk; where the record does not name it, only the periodic check asks (an applied edit
+   * and the user's request trigger their own export).
+   */
+  const needsExport = async (brand: Brand, reason: string): Promise<boolean> => {
+    // What lies on disk now (a folder removed or emptied since is no Skill on disk).
+    const onDisk =
+      brand.folderName === null
+        ? null
+        : ((await readInstalledSkill(path.join(parts.root, brand.folderName)).catch(() => null))
+            ?.skillId ?? null);
+    if (onDisk === null) return true;
+    if (brand.skillId !== null) return brand.skillId !== onDisk;
+    return reason === 'periodic';
+  };
+  const enqueueReady = async (reason: string): Promise<void> => {
     for (const brand of store.brands.list()) {
-      if (brand.status === 'ready') enqueue(brand.id, reason);
+      if (brand.status === 'ready' && (await needsExport(brand, reason))) enqueue(brand.id, reason);
     }
   };
   const recoverAll = (): Promise<void> =>
@@ -115,9 +133,9 @@ function createExportSync(parts: EngineParts, options: ExportSyncOptions): Engin
       if (job.kind === exportSyncKind && job.brandId !== null) runAgain.delete(job.brandId);
     }),
   ];
-  const periodic = (): void => {
+  const periodic = async (): Promise<void> => {
     try {
-      enqueueReady('periodic');
+      await enqueueReady('periodic');
     } catch (error) {
       events.emit('notice', {
         level: 'warn',
@@ -131,7 +149,7 @@ function createExportSync(parts: EngineParts, options: ExportSyncOptions): Engin
     name: 'exports',
     async reconcile() {
       await recoverAll();
-      enqueueReady('reconcile');
+      await enqueueReady('reconcile');
     },
     async start() {
       await recoverAll();
