@@ -41,6 +41,17 @@ export const ACCOUNT_PATH = '/account';
 /** assumed: not in the interface document (GAPS.md, 10 MB upload limit): checked before sending. */
 export const MAX_UPLOAD_BYTES = 10_000_000;
 
+/** assumed: not in the interface document (GAPS.md: non-PDF source files; we hold PDFs to it too): 100 MiB each. */
+export const MAX_SOURCE_FILE_BYTES = 100 * 2 ** 20;
+/** assumed: as above, 256 MiB for all local files of one creation together. */
+export const MAX_SOURCE_TOTAL_BYTES = 256 * 2 ** 20;
+
+/** assumed: not in the interface document (GAPS.md, Listing Brand Edits): the page's query names. */
+export const EDITS_QUERY = { cursor: 'cursor', limit: 'limit' } as const;
+
+/** The interface document's limits of an image edit: the prompt's length, the references. */
+export const IMAGE_EDIT_LIMITS = { minPrompt: 1, maxPrompt: 2000, maxReferences: 9 } as const;
+
 /** assumed: not in the interface document (GAPS.md, shapes of non-website sources). */
 export const SOURCE_LIMITS = { maxWebsites: 1, maxInstagram: 1 } as const;
 

@@ -1,5 +1,5 @@
 // Brand Edits: list and get (assumed endpoints, GAPS.md), apply and discard (documented).
-import { EDIT_ANSWER_PATH, EDITS_LIST_PATH } from './assumed.ts';
+import { EDIT_ANSWER_PATH, EDITS_LIST_PATH, EDITS_QUERY } from './assumed.ts';
 import { longPoll, type LongPollOptions } from './long-poll.ts';
 import { seg, type Http } from './http.ts';
 import { requireIntInRange, requireUuid } from './input.ts';
@@ -21,7 +21,7 @@ export async function listEditsPage(
     method: 'GET',
     endpoint,
     path: EDITS_LIST_PATH(seg(brandId)),
-    query: { cursor: query.cursor, limit: query.limit },
+    query: { [EDITS_QUERY.cursor]: query.cursor, [EDITS_QUERY.limit]: query.limit },
     schema: BrandEditPage,
     resend: 'resend',
     assumedFeature: FEATURE,

@@ -3,6 +3,7 @@
 // and the translation of every failure into an ApiError. The exchange itself is
 // transport.ts (download-request.ts for downloads). Transport errors never leave this
 // module: they are read for their code and dropped, so no URL or header rides along.
+import { backoffDelay } from '../queue/backoff.ts';
 import type { z } from 'zod';
 import { ApiError, CLIENT_ERROR_CODES, type ApiErrorKind } from './errors.ts';
 import { abortedError, realClock, type Clock } from './clock.ts';
@@ -182,11 +183,9 @@ export function createHttp(options: HttpOptions): Http {
     return signal ?? clientSignal;
   };
 
-  const backoff = (attempt: number): number => {
-    const ceiling = Math.min(retry.maxDelayMs, retry.baseDelayMs * 2 ** Math.max(0, attempt - 1));
-    // "Equal jitter": at least half the ceiling, so retries never bunch up at zero delay.
-    return Math.round(ceiling / 2 + (random() * ceiling) / 2);
-  };
+  // The engine's one backoff formula (equal jitter), on this client's retry policy.
+  const backoff = (attempt: number): number =>
+    backoffDelay(attempt, { baseMs: retry.baseDelayMs, capMs: retry.maxDelayMs }, random);
 
   async function sendOnce<S extends z.ZodType | null>(
     spec: CallSpec<S>,

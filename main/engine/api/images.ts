@@ -1,4 +1,5 @@
 // Images: get (with wait) and edit with a prompt.
+import { IMAGE_EDIT_LIMITS } from './assumed.ts';
 import { IMAGE_EDIT_PATH } from './assumed.ts';
 import { longPoll, type LongPollOptions } from './long-poll.ts';
 import { seg, type Http } from './http.ts';
@@ -50,7 +51,8 @@ export async function editImage(
 ): Promise<ImageEditResult> {
   const endpoint = 'POST /images/{id}/edit';
   requireUuid(id, 'image ID', endpoint);
-  requireLength(input.prompt, 'prompt', 1, 2000, endpoint);
+  const { minPrompt, maxPrompt, maxReferences } = IMAGE_EDIT_LIMITS;
+  requireLength(input.prompt, 'prompt', minPrompt, maxPrompt, endpoint);
   requireUuid(input.brandSessionId, 'brand ID', endpoint);
   if (input.imageSize !== undefined && !IMAGE_SIZES.includes(input.imageSize)) {
     throw invalidInput(
@@ -65,8 +67,8 @@ export async function editImage(
     );
   }
   const refs = input.referenceImageIds ?? [];
-  if (refs.length > 9)
-    throw invalidInput(endpoint, `at most 9 reference images, got ${refs.length}.`);
+  if (refs.length > maxReferences)
+    throw invalidInput(endpoint, `at most ${maxReferences} reference images, got ${refs.length}.`);
   refs.forEach((ref) => requireUuid(ref, 'reference image ID', endpoint));
   return http.call({
     method: 'POST',

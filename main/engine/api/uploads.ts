@@ -1,5 +1,6 @@
 // Uploads: logo and image (authenticated and signed, multipart streamed from disk), remote
 // image by URL, and staging a local file for a brand source (assumed, GAPS.md).
+import { MAX_SOURCE_FILE_BYTES } from './assumed.ts';
 import fs from 'node:fs';
 import { MAX_UPLOAD_BYTES, MULTIPART_FILE_FIELD, STAGING_PATH } from './assumed.ts';
 import { multipartBytesBody, multipartFileBody, rawBytesBody, rawFileBody } from './file-body.ts';
@@ -256,8 +257,8 @@ export async function uploadRemoteImage(
   });
 }
 
-/** assumed: not in the interface document (GAPS.md): non-PDF source files up to 100 MiB each. */
-const MAX_STAGED_BYTES = 100 * 2 ** 20;
+/** Staged source files: the limit of assumed.ts. */
+const MAX_STAGED_BYTES = MAX_SOURCE_FILE_BYTES;
 
 /**
  * Stages a local file for a brand source: `POST /uploads` then the raw bytes by `PUT

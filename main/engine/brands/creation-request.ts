@@ -2,6 +2,7 @@
 // sent, and fixed into a plain value the queue can persist: local PDFs by absolute path,
 // size and content hash (so a resumed creation knows the file is still the one asked for),
 // and a hash of the whole request that names "the same creation" across runs.
+import { MAX_SOURCE_FILE_BYTES, MAX_SOURCE_TOTAL_BYTES } from '../api/assumed.ts';
 import { workspaceIdProblem } from '../workspace-id.ts';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
@@ -55,10 +56,9 @@ export type CreationRequest = z.infer<typeof CreationRequest>;
 
 /** assumed: not in the interface document for POST /brands; the beta flow's bound (1-30 sources). */
 export const MAX_SOURCES = 30;
-/** assumed: not in the interface document for PDFs (GAPS.md gives it for non-PDF files): 100 MiB each. */
-export const MAX_FILE_BYTES = 100 * 2 ** 20;
-/** assumed: as above, 256 MiB for all local files of one creation together. */
-export const MAX_TOTAL_FILE_BYTES = 256 * 2 ** 20;
+/** The source-file limits of assumed.ts (100 MiB each, 256 MiB together). */
+export const MAX_FILE_BYTES = MAX_SOURCE_FILE_BYTES;
+export const MAX_TOTAL_FILE_BYTES = MAX_SOURCE_TOTAL_BYTES;
 /** The interface document: instructions up to 4000 characters. */
 export const MAX_INSTRUCTIONS = 4000;
 

@@ -2,6 +2,7 @@
 // a rename publishes it, and a rename is on disk before the next step depends on it.
 import { open, rename, rm, writeFile } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 
 const onWindows = process.platform === 'win32';
@@ -38,18 +39,37 @@ export async function writeAll(handle: FileHandle, data: Uint8Array): Promise<vo
   }
 }
 
-/** Replaces a small file so that a reader sees the old or the new content, never a part. */
-export async function writeFileAtomic(file: string, content: string): Promise<void> {
-  const temp = `${file}.${process.pid}.tmp`;
-  const handle = await open(temp, 'w', 0o644);
+/**
+ * Replaces a small file so that a reader sees the old or the new content, never a part: a
+ * temp file beside it (named by `tempPrefix`, so that a watcher of the folder can ignore
+ * it), flushed, renamed over, and the directory entry flushed. The one atomic write of the
+ * engine (brand markers, the Skill journal).
+ */
+export async function writeFileAtomic(
+  file: string,
+  content: string,
+  options: { tempPrefix?: string } = {},
+): Promise<void> {
+  const dir = path.dirname(file);
+  const prefix = options.tempPrefix ?? `.${path.basename(file)}.`;
+  const temp = path.join(dir, `${prefix}${randomBytes(6).toString('hex')}.tmp`);
+  const handle = await open(temp, 'wx', 0o644);
   try {
     await writeAll(handle, Buffer.from(content));
     await handle.sync();
-  } finally {
+  } catch (error) {
     await handle.close();
+    await rm(temp, { force: true });
+    throw error;
   }
-  await rename(temp, file);
-  await fsyncDir(path.dirname(file));
+  await handle.close();
+  try {
+    await rename(temp, file);
+  } catch (error) {
+    await rm(temp, { force: true });
+    throw error;
+  }
+  await fsyncDir(dir);
 }
 
 // Windows answers EPERM/EBUSY/EACCES while an indexer, an antivirus or Explorer holds a

@@ -1,8 +1,8 @@
 // One folder per brand under the sync root. The link between a folder and its brand is a
 // marker file inside it (not the folder's name), so a folder the user renames stays linked,
 // and a folder the user copies is noticed: two folders carrying one brand's marker.
-import { randomBytes } from 'node:crypto';
-import { lstat, mkdir, open, readdir, rename, rmdir, unlink } from 'node:fs/promises';
+import { writeFileAtomic as writeDurably } from '../exports/durable-fs.ts';
+import { lstat, mkdir, open, readdir, rmdir } from 'node:fs/promises';
 import path from 'node:path';
 import { errnoCode, FolderError } from './folder-errors.ts';
 import { ENGINE_TEMP_PREFIX, LOGO_DIR, MARKER_FILE } from './folder-layout.ts';
@@ -109,35 +109,9 @@ export type MarkerRead =
       message: string;
     };
 
-/**
- * Writes `content` to `dir/name` atomically: a temp file beside it, flushed, renamed over.
- * A crash leaves either the old file or the new one, never half of one.
- */
-export async function writeFileAtomic(dir: string, name: string, content: string): Promise<void> {
-  const temp = path.join(dir, `${ENGINE_TEMP_PREFIX}${randomBytes(6).toString('hex')}.tmp`);
-  const handle = await open(temp, 'wx');
-  try {
-    await handle.writeFile(content, 'utf8');
-    await handle.sync();
-  } catch (error) {
-    await handle.close();
-    await unlink(temp).catch(() => undefined);
-    throw error;
-  }
-  await handle.close();
-  try {
-    await rename(temp, path.join(dir, name));
-  } catch (error) {
-    await unlink(temp).catch(() => undefined);
-    throw error;
-  }
-  // Flush the directory entry too; Windows cannot open a directory for this, and it is an
-  // optimisation of durability, not of correctness, elsewhere.
-  if (process.platform !== 'win32') {
-    const dirHandle = await open(dir, 'r').catch(() => undefined);
-    await dirHandle?.sync().catch(() => undefined);
-    await dirHandle?.close();
-  }
+/** `dir/name` written atomically, its temp file named so the folder watcher ignores it. */
+export function writeFileAtomic(dir: string, name: string, content: string): Promise<void> {
+  return writeDurably(path.join(dir, name), content, { tempPrefix: ENGINE_TEMP_PREFIX });
 }
 
 export async function writeMarker(dirAbs: string, marker: BrandMarker): Promise<void> {

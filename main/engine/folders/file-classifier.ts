@@ -15,8 +15,9 @@ import {
 } from './image-structure.ts';
 import { sniffSvg } from './svg-sniff.ts';
 
-/** The service's limit (GAPS.md: 10 MB = 10,000,000 bytes). */
-export const MAX_UPLOAD_BYTES = 10_000_000;
+/** The service's limit, where every assumption lives (GAPS.md: 10 MB = 10,000,000 bytes). */
+export { MAX_UPLOAD_BYTES } from '../api/assumed.ts';
+import { MAX_UPLOAD_BYTES } from '../api/assumed.ts';
 
 export type AcceptedKind = 'png' | 'jpeg' | 'webp' | 'avif' | 'svg';
 export type UploadArea = Exclude<Area, 'ignored-reserved'>;

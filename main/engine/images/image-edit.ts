@@ -2,6 +2,7 @@
 // checked before anything is sent: a short balance is refused here, unless the workspace is
 // unlimited. The request itself is sent at most once: after an uncertain outcome a second
 // send could start (and bill) a second edit, so it is never repeated (the client's `once`).
+import { IMAGE_EDIT_LIMITS } from '../api/assumed.ts';
 import { isApiError, isUuid } from '../api/index.ts';
 import type { ApiClient, ImageEditResult } from '../api/index.ts';
 import { IMAGE_MODELS, IMAGE_SIZES } from '../api/images.ts';
@@ -14,10 +15,10 @@ export type ImageModel = (typeof IMAGE_MODELS)[number];
 
 /** The interface document: 2K costs 1 credit, 4K costs 2. 2K is the default size. */
 export const IMAGE_EDIT_COST: Record<ImageSize, number> = { '2K': 1, '4K': 2 };
-export const MAX_PROMPT = 2000;
+export const MAX_PROMPT = IMAGE_EDIT_LIMITS.maxPrompt;
 /** The activity code of a charge the service made (the credits screen lists them). */
 export const CREDITS_SPENT = 'CREDITS_SPENT';
-export const MAX_REFERENCES = 9;
+export const MAX_REFERENCES = IMAGE_EDIT_LIMITS.maxReferences;
 
 export interface ImageEditRequest {
   imageId: string;
