@@ -9,6 +9,7 @@ import {
 import { defaultDataDir, defaultSyncRoot } from '../engine/paths.ts';
 import { Keychain, KeychainError } from '../engine/keychain.ts';
 import { CommandFailure, Output, UsageError } from './output.ts';
+import { onSlowdown } from './slowdown-notes.ts';
 
 /** Environment variables the CLI reads (PRODUCT.md). */
 export const ENV = {
@@ -96,9 +97,7 @@ export function createContext(options: GlobalOptions, deps: ContextDeps): CliCon
         throw new UsageError(error instanceof Error ? error.message : String(error));
       }
       // A long silence explained: the service asked for a pause (429 with Retry-After).
-      client.rateGate.onChange((until) => {
-        if (until !== undefined) output.note(pauseNote(until));
-      });
+      onSlowdown(client.rateGate, (until) => output.note(pauseNote(until)));
       return client;
     },
   };

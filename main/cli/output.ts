@@ -71,6 +71,12 @@ export class Output {
     if (!this.json) this.#streams.stderr(this.#redact(text) + '\n');
   }
 
+  /** One event of a long-running command: a JSON line on stdout with --json, else a note. */
+  event(doc: unknown, line: string): void {
+    if (this.json) this.#streams.stdout(this.#redact(JSON.stringify(doc)) + '\n');
+    else this.note(line);
+  }
+
   /** One problem line on stderr, also with --json (whose document already went to stdout). */
   problem(line: string): void {
     this.#streams.stderr(this.#redact(`brand-sync: ${line}`) + '\n');

@@ -42,15 +42,19 @@ export function runCli(
 export async function whileRunning(
   env: Record<string, string | undefined>,
   during: () => Promise<void>,
+  args: readonly string[] = [],
 ): Promise<CliRun> {
-  const child = spawn(process.execPath, [BIN, 'run'], { env: { PATH: process.env.PATH, ...env } });
+  const child = spawn(process.execPath, [BIN, 'run', ...args], {
+    env: { PATH: process.env.PATH, ...env },
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
   child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
   const exit = new Promise<number | null>((resolve) => child.on('close', resolve));
   try {
-    for (let i = 0; !/Brand Sync is running/.test(stderr); i++) {
+    // "Brand Sync is running" on stderr, or its event as a JSON line with --json.
+    for (let i = 0; !/Brand Sync is running|"type":"running"/.test(stderr + stdout); i++) {
       if (child.exitCode !== null || i > 1500) throw new Error(`run did not start: ${stderr}`);
       await new Promise((r) => setTimeout(r, 20));
     }

@@ -34,6 +34,7 @@ export class SyncJournal {
   #entries: JournalEntry[] = [];
   #dropped = 0;
   #holds = 0;
+  readonly #listeners = new Set<(entry: JournalEntry) => void>();
 
   constructor(now: () => number) {
     this.#now = now;
@@ -52,9 +53,17 @@ export class SyncJournal {
     };
   }
 
+  /** Hears every entry as it happens, held or not (`run` prints them); returns the unsubscribe. */
+  onEntry(listener: (entry: JournalEntry) => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
   add(entry: JournalInput): void {
+    const full = { ...entry, at: this.#now() } as JournalEntry;
+    for (const listener of this.#listeners) listener(full);
     if (this.#holds === 0) return;
-    this.#entries.push({ ...entry, at: this.#now() } as JournalEntry);
+    this.#entries.push(full);
     if (this.#entries.length > MAX_ENTRIES) {
       const cut = this.#entries.length - MAX_ENTRIES;
       this.#entries = this.#entries.slice(cut);
