@@ -13,6 +13,7 @@ import { ago } from '../time-format.ts';
 import { brandDisplayName, isStoreError } from '../../engine/store/index.ts';
 import type { LibraryItem, Store } from '../../engine/store/index.ts';
 import { librarySyncScope } from '../../engine/library/index.ts';
+import { registerLibraryOpen } from './library-open.ts';
 
 interface ListOptions {
   type?: string;
@@ -38,6 +39,7 @@ export function registerLibrary(program: Command, deps: CliDeps): void {
     .option('--removed', 'the items that left the Library instead')
     .option('--json', 'print one JSON document')
     .action(action(deps, listLibrary));
+  registerLibraryOpen(library, deps);
 }
 
 async function listLibrary(ctx: CliContext, command: Command): Promise<void> {

@@ -3,10 +3,16 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { fileTypeFromFile } from 'file-type';
-import { MediaCache, MirrorError, type CachedFile } from '../library/index.ts';
+import {
+  MEDIA_CACHE_DIR,
+  MediaCache,
+  mediaCacheDir,
+  MirrorError,
+  type CachedFile,
+} from '../library/index.ts';
 import type { AppRuntime } from './app-runtime.ts';
 
-export const MEDIA_CACHE_DIR = 'media-cache';
+export { MEDIA_CACHE_DIR };
 
 const caches = new WeakMap<AppRuntime, MediaCache>();
 
@@ -15,7 +21,7 @@ export function mediaCacheOf(app: AppRuntime): MediaCache {
   if (cache === undefined) {
     cache = new MediaCache({
       store: app.store,
-      dir: path.join(app.dataDir, MEDIA_CACHE_DIR),
+      dir: mediaCacheDir(app.dataDir),
       download: (url, dest, options) => {
         const engine = app.engine;
         if (engine === null) {

@@ -34,7 +34,7 @@ export type {
   LibraryReport,
   LibraryReportEntry,
 } from './library-feature.ts';
-export { MediaCache } from './media-cache.ts';
+export { MEDIA_CACHE_DIR, MediaCache, mediaCacheDir } from './media-cache.ts';
 export type { CachedFile, DownloadFile, MediaCacheOptions } from './media-cache.ts';
 export { MirrorError } from './mirror-error.ts';
 export type { MirrorErrorCode } from './mirror-error.ts';

@@ -15,6 +15,13 @@ export type DownloadFile = (
   options: { signal?: AbortSignal; expectedSize?: number },
 ) => Promise<{ bytes: number }>;
 
+/** The one media cache of a data dir: the window's thumbnails and `library open` share it. */
+export const MEDIA_CACHE_DIR = 'media-cache';
+
+export function mediaCacheDir(dataDir: string): string {
+  return join(dataDir, MEDIA_CACHE_DIR);
+}
+
 export interface CachedFile {
   path: string;
   bytes: number;
