@@ -8,6 +8,7 @@ import type { z } from 'zod';
 import { ApiError, CLIENT_ERROR_CODES, type ApiErrorKind } from './errors.ts';
 import { abortedError, realClock, type Clock } from './clock.ts';
 import { rateGateFor, type RateGate } from './rate-gate.ts';
+import { pacerOf, type Pacer } from './pacer.ts';
 import { ErrorEnvelope, envelope } from './schemas.ts';
 import { exchange, ExchangeError, type Answer } from './transport.ts';
 
@@ -129,6 +130,8 @@ export interface Http {
   readonly baseUrl: string;
   readonly origin: string;
   readonly gate: RateGate;
+  /** The key's pacer: spacing of requests after the service refused some (429). */
+  readonly pacer: Pacer;
   readonly clock: Clock;
   readonly retry: RetryPolicy;
   call<S extends z.ZodType | null>(spec: CallSpec<S>): Promise<Output<S>>;
@@ -168,6 +171,7 @@ export function createHttp(options: HttpOptions): Http {
   const clock = options.clock ?? realClock;
   const retry: RetryPolicy = { ...DEFAULT_RETRY, ...options.retry };
   const gate = options.rateGate ?? rateGateFor(secret, clock, origin);
+  const pacer = pacerOf(gate, clock);
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const random = options.random ?? Math.random;
   const clientSignal = options.signal;
@@ -334,15 +338,22 @@ export function createHttp(options: HttpOptions): Http {
       // The body first (a local problem, such as a file gone, is its own ApiError); then
       // nothing awaits between the open gate and the send, so no request slips into a pause.
       const fresh = spec.body ? await spec.body() : undefined;
+      await pacer.turn(signal).catch(() => {
+        throw abortedError(spec.endpoint);
+      });
       await gate.wait(signal).catch(() => {
         throw abortedError(spec.endpoint);
       });
       if (gate.pausedUntil !== undefined) continue; // closed again while this call woke up
       noteSend(spec);
       const result = await sendOnce(spec, signal, fresh);
-      if (result.ok) return result.value;
+      if (result.ok) {
+        pacer.succeeded();
+        return result.value;
+      }
       const error = result.error;
       if (error.kind === 'aborted') throw error;
+      if (error.kind === 'rate-limited') pacer.refused();
 
       if (error.kind === 'rate-limited') {
         rateLimited++;
@@ -391,6 +402,7 @@ export function createHttp(options: HttpOptions): Http {
     baseUrl,
     origin,
     gate,
+    pacer,
     clock,
     retry,
     call,

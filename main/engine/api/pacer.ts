@@ -1,0 +1,109 @@
+// A pacer per API key, shared by every call of every job (in the spirit of rclone's): at
+// full speed until the service first answers 429; then it keeps its own sliding window a
+// little below what the service was seen to allow (the requests sent in the last window
+// when it refused), so the next minutes do not draw the same 429s again. Once the service
+// has gone a whole window without refusing, the allowance grows again, window by window,
+// until the pacer is off. The Retry-After gate still holds every request during a pause.
+import { realClock, type Clock } from './clock.ts';
+import type { RateGate } from './rate-gate.ts';
+
+/** The service's window (GAPS.md: 120 requests a minute). */
+const WINDOW_MS = 60_000;
+/** Aim below the rate seen when refused. */
+const HEADROOM = 0.95;
+/**
+ * Never below the documented limit (GAPS.md: 120 a minute) less the headroom: a 429 at a
+ * lower rate (a burst of the service's own, a fault) is a pause, which the Retry-After gate
+ * and the call's backoff handle; it does not make the key slower for good.
+ */
+const FLOOR = Math.floor(120 * HEADROOM);
+/** After a window without 429: the allowance grows by this share, once per window. */
+const RECOVERY = 0.1;
+/** An allowance this large is no limit at all: the pacer is off again. */
+const OFF_ABOVE = 10_000;
+/** Refusals this close together are one burst (the calls in flight): they do not compound. */
+const SAME_BURST_MS = 2_000;
+
+export class Pacer {
+  readonly #clock: Clock;
+  /** When each recent request left, oldest first (one window's worth). */
+  #sent: number[] = [];
+  #allowance: number | undefined;
+  #lastRefusedAt: number | undefined;
+  #lastRaisedAt = 0;
+  #refusals = 0;
+
+  constructor(clock: Clock = realClock) {
+    this.#clock = clock;
+  }
+
+  /** Requests a window this pacer lets leave (undefined: not pacing). */
+  get allowance(): number | undefined {
+    return this.#allowance;
+  }
+
+  /** 429 answers seen by this key's calls. */
+  get refusals(): number {
+    return this.#refusals;
+  }
+
+  /** Waits for this request's turn and counts it as sent; rejects when the signal fires. */
+  async turn(signal?: AbortSignal): Promise<void> {
+    for (;;) {
+      const now = this.#clock.now();
+      this.#trim(now);
+      if (this.#allowance === undefined || this.#sent.length < this.#allowance) {
+        this.#sent.push(now);
+        return;
+      }
+      // Full: wait until the oldest request of the window leaves it.
+      await this.#clock.sleep((this.#sent[0] as number) + WINDOW_MS - now + 1, signal);
+    }
+  }
+
+  /** The service refused a request (429): keep below the rate it let through. */
+  refused(): void {
+    const now = this.#clock.now();
+    const sameBurst =
+      this.#lastRefusedAt !== undefined && now - this.#lastRefusedAt < SAME_BURST_MS;
+    this.#refusals++;
+    this.#lastRefusedAt = now;
+    // A refused request did not count with the service: what it allowed is the rest.
+    this.#sent.pop();
+    this.#trim(now);
+    const target = Math.max(FLOOR, Math.floor(this.#sent.length * HEADROOM));
+    if (this.#allowance === undefined) this.#allowance = target;
+    else if (!sameBurst) {
+      // Refused while paced: the allowance was too high.
+      this.#allowance = Math.max(FLOOR, Math.min(target, Math.floor(this.#allowance * HEADROOM)));
+    }
+  }
+
+  /** A request went through: after a whole window without 429, allow a little more. */
+  succeeded(): void {
+    if (this.#allowance === undefined || this.#lastRefusedAt === undefined) return;
+    const now = this.#clock.now();
+    if (now - this.#lastRefusedAt < WINDOW_MS || now - this.#lastRaisedAt < WINDOW_MS) return;
+    this.#lastRaisedAt = now;
+    this.#allowance = Math.ceil(this.#allowance * (1 + RECOVERY));
+    if (this.#allowance > OFF_ABOVE) this.#allowance = undefined;
+  }
+
+  #trim(now: number): void {
+    let drop = 0;
+    while (drop < this.#sent.length && (this.#sent[drop] as number) <= now - WINDOW_MS) drop++;
+    if (drop > 0) this.#sent.splice(0, drop);
+  }
+}
+
+const pacers = new WeakMap<RateGate, Pacer>();
+
+/** The pacer of a key, kept with its rate gate (one per credential, process-wide). */
+export function pacerOf(gate: RateGate, clock: Clock = realClock): Pacer {
+  let pacer = pacers.get(gate);
+  if (pacer === undefined) {
+    pacer = new Pacer(clock);
+    pacers.set(gate, pacer);
+  }
+  return pacer;
+}
