@@ -8,7 +8,7 @@ import type { z } from 'zod';
 import { ApiError, CLIENT_ERROR_CODES, type ApiErrorKind } from './errors.ts';
 import { abortedError, realClock, type Clock } from './clock.ts';
 import { rateGateFor, type RateGate } from './rate-gate.ts';
-import { pacerOf, type Pacer } from './pacer.ts';
+import { Pacer, pacerOf } from './pacer.ts';
 import { ErrorEnvelope, envelope } from './schemas.ts';
 import { exchange, ExchangeError, type Answer } from './transport.ts';
 
@@ -98,6 +98,8 @@ export interface HttpOptions {
   timeoutMs?: number;
   retry?: Partial<RetryPolicy>;
   rateGate?: RateGate;
+  /** false: no pacing after 429s (only the Retry-After gate), for comparisons. */
+  pace?: boolean;
   signal?: AbortSignal;
   clock?: Clock;
   /** Random source of the backoff jitter (tests may fix it). */
@@ -171,7 +173,7 @@ export function createHttp(options: HttpOptions): Http {
   const clock = options.clock ?? realClock;
   const retry: RetryPolicy = { ...DEFAULT_RETRY, ...options.retry };
   const gate = options.rateGate ?? rateGateFor(secret, clock, origin);
-  const pacer = pacerOf(gate, clock);
+  const pacer = options.pace === false ? new Pacer(clock, { off: true }) : pacerOf(gate, clock);
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const random = options.random ?? Math.random;
   const clientSignal = options.signal;

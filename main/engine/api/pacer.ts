@@ -2,7 +2,7 @@
 // full speed until the service first answers 429; then it keeps its own sliding window a
 // little below what the service was seen to allow (the requests sent in the last window
 // when it refused), so the next minutes do not draw the same 429s again. Once the service
-// has gone a whole window without refusing, the allowance grows again, window by window,
+// has gone two windows without refusing, the allowance grows again, window by window,
 // until the pacer is off. The Retry-After gate still holds every request during a pause.
 import { realClock, type Clock } from './clock.ts';
 import type { RateGate } from './rate-gate.ts';
@@ -17,10 +17,20 @@ const HEADROOM = 0.95;
  * and the call's backoff handle; it does not make the key slower for good.
  */
 const FLOOR = Math.floor(120 * HEADROOM);
-/** After a window without 429: the allowance grows by this share, once per window. */
+/** After a quiet spell: the allowance grows by this share, once per window. */
 const RECOVERY = 0.1;
+/**
+ * How long without a 429 before growing: two windows at first, twice as long after each
+ * growth the service refused (a limit that is real is probed ever more rarely).
+ */
+const FIRST_QUIET_MS = 2 * WINDOW_MS;
 /** An allowance this large is no limit at all: the pacer is off again. */
 const OFF_ABOVE = 10_000;
+/**
+ * A request counts with the service from when it arrives, a little after it left here: a
+ * slot is taken as free only this long after the window has passed over its send.
+ */
+const ARRIVAL_MARGIN_MS = 1_000;
 /** Refusals this close together are one burst (the calls in flight): they do not compound. */
 const SAME_BURST_MS = 2_000;
 
@@ -31,10 +41,15 @@ export class Pacer {
   #allowance: number | undefined;
   #lastRefusedAt: number | undefined;
   #lastRaisedAt = 0;
+  #quietMs = FIRST_QUIET_MS;
   #refusals = 0;
 
-  constructor(clock: Clock = realClock) {
+  /** Off: never waits (benchmarks compare with it; `pace: false` in the client options). */
+  readonly off: boolean;
+
+  constructor(clock: Clock = realClock, options: { off?: boolean } = {}) {
     this.#clock = clock;
+    this.off = options.off === true;
   }
 
   /** Requests a window this pacer lets leave (undefined: not pacing). */
@@ -49,6 +64,7 @@ export class Pacer {
 
   /** Waits for this request's turn and counts it as sent; rejects when the signal fires. */
   async turn(signal?: AbortSignal): Promise<void> {
+    if (this.off) return;
     for (;;) {
       const now = this.#clock.now();
       this.#trim(now);
@@ -57,12 +73,14 @@ export class Pacer {
         return;
       }
       // Full: wait until the oldest request of the window leaves it.
-      await this.#clock.sleep((this.#sent[0] as number) + WINDOW_MS - now + 1, signal);
+      const frees = (this.#sent[0] as number) + WINDOW_MS + ARRIVAL_MARGIN_MS;
+      await this.#clock.sleep(frees - now + 1, signal);
     }
   }
 
   /** The service refused a request (429): keep below the rate it let through. */
   refused(): void {
+    if (this.off) return;
     const now = this.#clock.now();
     const sameBurst =
       this.#lastRefusedAt !== undefined && now - this.#lastRefusedAt < SAME_BURST_MS;
@@ -74,6 +92,8 @@ export class Pacer {
     const target = Math.max(FLOOR, Math.floor(this.#sent.length * HEADROOM));
     if (this.#allowance === undefined) this.#allowance = target;
     else if (!sameBurst) {
+      // Refused soon after growing: probe more rarely from now on.
+      if (now - this.#lastRaisedAt < 2 * WINDOW_MS) this.#quietMs *= 2;
       // Refused while paced: the allowance was too high.
       this.#allowance = Math.max(FLOOR, Math.min(target, Math.floor(this.#allowance * HEADROOM)));
     }
@@ -83,7 +103,7 @@ export class Pacer {
   succeeded(): void {
     if (this.#allowance === undefined || this.#lastRefusedAt === undefined) return;
     const now = this.#clock.now();
-    if (now - this.#lastRefusedAt < WINDOW_MS || now - this.#lastRaisedAt < WINDOW_MS) return;
+    if (now - this.#lastRefusedAt < this.#quietMs || now - this.#lastRaisedAt < WINDOW_MS) return;
     this.#lastRaisedAt = now;
     this.#allowance = Math.ceil(this.#allowance * (1 + RECOVERY));
     if (this.#allowance > OFF_ABOVE) this.#allowance = undefined;
@@ -91,7 +111,8 @@ export class Pacer {
 
   #trim(now: number): void {
     let drop = 0;
-    while (drop < this.#sent.length && (this.#sent[drop] as number) <= now - WINDOW_MS) drop++;
+    const before = now - WINDOW_MS - ARRIVAL_MARGIN_MS;
+    while (drop < this.#sent.length && (this.#sent[drop] as number) <= before) drop++;
     if (drop > 0) this.#sent.splice(0, drop);
   }
 }
