@@ -88,7 +88,6 @@ describe('export sync', () => {
     expect(fresh.sections.exports).toMatchObject({ installed: 0, unchanged: 1 });
     expect(requests(h.sim, EXPORT_POST)).toBe(1);
     expect(downloads(h.sim)).toBe(0);
-
   });
 
   test('a retryable export failure is requested again, then installed', async () => {
