@@ -5,7 +5,7 @@ import type { ApiClient } from './api/index.ts';
 import { registerAccountRefresh, refreshAccountKind } from './account-refresh.ts';
 import { registerBrandRefresh, refreshBrandsKind } from './brand-refresh.ts';
 import type { EngineEvents } from './engine-events.ts';
-import { JobQueue, TypedEmitter, systemClock } from './queue/index.ts';
+import { isCommandJob, JobQueue, TypedEmitter, systemClock } from './queue/index.ts';
 import type { JobQueueOptions } from './queue/index.ts';
 import { z } from 'zod';
 import { PAUSE_FOLLOW_MS, recordPause } from './pause.ts';
@@ -116,7 +116,9 @@ export class Engine {
       this.queue.events.on('job:failed', ({ job, error }) => {
         const subject = this.describe(job);
         this.store.activity.add({
-          level: 'error',
+          // A job a command ran and waited for already told its user, who may have been
+          // refused for a reason of theirs: it is not the engine's own error to show later.
+          level: isCommandJob(this.queue, job.id) ? 'warn' : 'error',
           code: error.code,
           message: `${subject.area} ${subject.subject}: ${error.message}`,
           brandId: job.brandId,

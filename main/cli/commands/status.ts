@@ -46,6 +46,14 @@ function describeStatus(doc: StatusDocument, now: number): string[] {
       ).map((l) => `  ${l}`),
     );
   }
+  for (const b of doc.brands) {
+    if (b.status === 'failed' && !b.deletedRemotely) {
+      const why = b.failure?.message ? ` (${b.failure.message.replace(/\.+$/, '')})` : '';
+      lines.push(
+        `${b.name} failed: ${b.failure?.code ?? 'no reason given'}${why}. ${b.failure?.advice ?? ''}`.trimEnd(),
+      );
+    }
+  }
   lines.push(
     ...fields([
       [

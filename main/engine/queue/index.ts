@@ -26,5 +26,5 @@ export type {
 export { TypedEmitter } from './typed-emitter.ts';
 export { watchQueueHalt } from './queue-halt.ts';
 export type { QueueHalt, QueueHaltOptions } from './queue-halt.ts';
-export { runJobNow } from './run-job-now.ts';
+export { isCommandJob, runJobNow } from './run-job-now.ts';
 export type { JobRunOutcome, RunJobNowOptions } from './run-job-now.ts';

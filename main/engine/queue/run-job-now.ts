@@ -18,6 +18,14 @@ export interface RunJobNowOptions {
   offlineGraceMs?: number;
 }
 
+/** The jobs a command is waiting for right now, per queue (see isCommandJob). */
+const commandJobs = new WeakMap<JobQueue, Set<number>>();
+
+/** Whether a command runs `jobId` and waits for its end (its failure is the command's). */
+export function isCommandJob(queue: JobQueue, jobId: number): boolean {
+  return commandJobs.get(queue)?.has(jobId) ?? false;
+}
+
 export function runJobNow(
   queue: JobQueue,
   kind: string,
@@ -28,7 +36,14 @@ export function runJobNow(
   return new Promise((resolve, reject) => {
     let jobId: number | undefined;
     const offs: (() => void)[] = [];
+    const mine = commandJobs.get(queue) ?? new Set<number>();
+    commandJobs.set(queue, mine);
     const finish = (outcome: JobRunOutcome): void => {
+      // Let go after every job:failed listener (the engine's among them) has run.
+      if (jobId !== undefined) {
+        const id = jobId;
+        queueMicrotask(() => mine.delete(id));
+      }
       for (const off of offs) off();
       resolve(outcome);
     };
@@ -45,6 +60,7 @@ export function runJobNow(
     );
     try {
       jobId = queue.enqueue(kind, payload, enqueue).job.id;
+      mine.add(jobId);
       queue.start();
     } catch (error) {
       for (const off of offs) off();

@@ -1,6 +1,7 @@
 // What `status` shows and the window's status: read from the local store only, so it answers
 // with the service unreachable and without a key. The CLI prints this document (its --json
 // is a contract); the bridge's status is built from the same parts.
+import { brandFailureAdvice } from '../brands/brand-failure.ts';
 import { jobWords } from './job-words.ts';
 import { brandDisplayName, queuePausedSetting } from '../store/index.ts';
 import type { Store } from '../store/index.ts';
@@ -16,7 +17,13 @@ export function statusDocument(store: Store) {
       id: b.id,
       name: brandDisplayName(b),
       status: b.status,
-      failure: b.failureCode ? { code: b.failureCode, message: b.failureMessage } : null,
+      failure: b.failureCode
+        ? {
+            code: b.failureCode,
+            message: b.failureMessage,
+            advice: brandFailureAdvice({ code: b.failureCode }).advice,
+          }
+        : null,
       folder: b.folderName,
       deletedRemotely: b.deletedRemotely,
       skillId: b.skillId,
