@@ -57,6 +57,15 @@ async function start(): Promise<void> {
     },
   });
   const handlers = createHandlers(runtime);
+  // Every web contents gets the window's guards (a devtools or any later one too).
+  app.on('web-contents-created', (_event, contents) =>
+    hardenWebContents(contents, {
+      openExternal: (url) => void shell.openExternal(url),
+      externalHosts: () => serviceHosts(runtime.baseUrl),
+    }),
+  );
+  // A terminal's Ctrl-C or a service manager's SIGTERM quits through the engine's shutdown.
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => app.quit());
   protocol.handle(
     APP_SCHEME,
     createAppProtocolHandler({ rendererDir, fileFor: (rest) => fileFor(runtime, rest) }),
