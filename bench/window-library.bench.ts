@@ -6,7 +6,7 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { chromium } from '@playwright/test';
+import { chromiumPath, launchChromium } from '../test/support/chromium.ts';
 import { AppRuntime } from '../main/engine/app/app-runtime.ts';
 import { startHeadlessHost } from '../main/headless/index.ts';
 import { startSimulator } from '../simulator/index.ts';
@@ -31,7 +31,6 @@ interface PageGlobals {
 
 const ITEMS = Number(process.env.WINDOW_BENCH_ITEMS ?? 100_000);
 const KEY = 'sk-window-bench-4f1e';
-const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const renderer = path.resolve('dist/renderer');
 
 if (!existsSync(chromiumPath) || !existsSync(path.join(renderer, 'index.html'))) {
@@ -53,16 +52,8 @@ const app = await AppRuntime.start({
   host: { kind: 'browser' },
 });
 const host = await startHeadlessHost({ app, port: 0, rendererDir: renderer });
-const browser = await chromium.launch({
-  executablePath: chromiumPath,
-  args: [
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--no-first-run',
-  ],
-});
+// The same Chromium, with the same switches, as the browser tests.
+const browser = await launchChromium();
 try {
   const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
   await page.goto(host.url);

@@ -76,6 +76,21 @@ export class AppState {
     this.hub.start();
   }
 
+  /** Opens a brand's folder (or the sync root) where the host can; else says where it is. */
+  async openFolder(brandId?: string): Promise<void> {
+    const result = await this.bridge.call('openFolder', brandId === undefined ? {} : { brandId });
+    if (!result.ok) this.toasts.show('error', 'Could not open the folder', result.error.message);
+    else if (!result.data.opened) this.toasts.show('info', 'The folder is here', result.data.path);
+  }
+
+  /** Pauses syncing, or resumes it when paused by the user; the queue's state is asked again. */
+  async togglePause(paused: boolean): Promise<void> {
+    const result = await this.bridge.call(paused ? 'resume' : 'pause', {});
+    if (!result.ok) this.toasts.show('error', 'Could not change the queue', result.error.message);
+    void this.status.refresh();
+    void this.activity.refresh();
+  }
+
   /** The states of one brand's page, made once and kept while the window lives. */
   brand(brandId: string): BrandStates {
     let states = this.#perBrand.get(brandId);
