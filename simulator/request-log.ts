@@ -33,6 +33,8 @@ export interface LogEntry {
   created: { kind: string; id: string } | null;
   /** Real milliseconds from arrival to the end of the answer. */
   durationMs: number | null;
+  /** Which TCP connection carried it (1, 2, … in order of first use): shows keep-alive reuse. */
+  connection: number;
 }
 
 export class RequestLog {
@@ -44,7 +46,7 @@ export class RequestLog {
     this.limit = limit;
   }
 
-  start(init: Pick<LogEntry, 'method' | 'path' | 'simAt'>): LogEntry {
+  start(init: Pick<LogEntry, 'method' | 'path' | 'simAt' | 'connection'>): LogEntry {
     const entry: LogEntry = {
       seq: ++this.#seq,
       at: Date.now(),
@@ -60,6 +62,7 @@ export class RequestLog {
       retryAfter: null,
       created: null,
       durationMs: null,
+      connection: init.connection,
     };
     this.#entries.push(entry);
     if (this.#entries.length > this.limit)

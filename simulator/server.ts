@@ -53,11 +53,24 @@ export async function buildApp(
     limits: { fileSize: MAX_UPLOAD_BYTES, files: 1, fields: 20, parts: 30 },
   });
 
+  const connections = new WeakMap<object, number>();
+  let lastConnection = 0;
+  const connectionId = (socket: object): number => {
+    let id = connections.get(socket);
+    if (id === undefined) connections.set(socket, (id = ++lastConnection));
+    return id;
+  };
+
   app.addHook('onRequest', async (request, reply) => {
     if (request.url.startsWith('/_control')) return;
     const { state, log, faults } = ctx;
     const path = request.url.split('?')[0] as string;
-    const entry = log.start({ method: request.method, path, simAt: state.now() });
+    const entry = log.start({
+      method: request.method,
+      path,
+      simAt: state.now(),
+      connection: connectionId(request.raw.socket),
+    });
     const routeKey = routeKeyOf(request);
     entry.route = routeKey;
     const idem = request.headers['idempotency-key'];

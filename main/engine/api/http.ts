@@ -197,7 +197,8 @@ export function createHttp(options: HttpOptions): Http {
     spec: CallSpec<S>,
     signal: AbortSignal | undefined,
     fresh: FreshBody | undefined,
-  ): Promise<{ ok: true; value: Output<S> } | { ok: false; error: ApiError }> {
+    freshSocket: boolean,
+  ): Promise<{ ok: true; value: Output<S> } | { ok: false; error: ApiError; stale?: boolean }> {
     const url = buildUrl(baseUrl, spec.path, spec.query);
     const headers: Record<string, string> = { ...BASE_HEADERS, ...spec.headers };
     if (spec.auth !== false) Object.assign(headers, authHeaders());
@@ -221,9 +222,11 @@ export function createHttp(options: HttpOptions): Http {
         idle: spec.transfer === true,
         ...(signal ? { signal } : {}),
         ...(spec.onUploadProgress ? { onUploadProgress: spec.onUploadProgress } : {}),
+        freshSocket,
       });
     } catch (error) {
-      return { ok: false, error: transportError(error, spec, signal) };
+      const stale = error instanceof ExchangeError && error.stale;
+      return { ok: false, error: transportError(error, spec, signal), stale };
     }
     const status = answer.status;
     if (status >= 200 && status < 300) return parseSuccess(spec, answer.body);
@@ -335,6 +338,9 @@ export function createHttp(options: HttpOptions): Http {
     let failures = 0;
     let rateLimited = 0;
     let sawUncertain = false;
+    // A one-shot call takes a connection of its own: a pooled one the server closes as the
+    // request is written would leave its outcome unknown, and it cannot be sent twice.
+    let freshSocket = spec.resend === 'once';
     for (;;) {
       if (signal?.aborted) throw abortedError(spec.endpoint);
       // The body first (a local problem, such as a file gone, is its own ApiError); then
@@ -348,13 +354,19 @@ export function createHttp(options: HttpOptions): Http {
       });
       if (gate.pausedUntil !== undefined) continue; // closed again while this call woke up
       noteSend(spec);
-      const result = await sendOnce(spec, signal, fresh);
+      const result = await sendOnce(spec, signal, fresh, freshSocket);
       if (result.ok) {
         pacer.succeeded();
         return result.value;
       }
       const error = result.error;
       if (error.kind === 'aborted') throw error;
+      // A pooled connection that had closed, and nothing of the request left: at once again,
+      // on a connection of its own, not counted as a failure (once; then the rules below).
+      if (result.stale && !freshSocket) {
+        freshSocket = true;
+        continue;
+      }
       if (error.kind === 'rate-limited') pacer.refused();
 
       if (error.kind === 'rate-limited') {

@@ -21,6 +21,8 @@ export interface Exchange {
   idle?: boolean;
   signal?: AbortSignal;
   onUploadProgress?: (progress: { transferred: number; total: number | undefined }) => void;
+  /** A connection of its own instead of a pooled keep-alive one (see `ExchangeError.stale`). */
+  freshSocket?: boolean;
 }
 
 export interface Answer {
@@ -34,16 +36,29 @@ export class ExchangeError extends Error {
   readonly code: string;
   readonly sent: boolean;
   readonly timeout: boolean;
-  constructor(code: string, sent: boolean, timeout = false) {
+  /**
+   * The request was given a reused keep-alive connection that had already closed, and not a
+   * byte of it left (Node's `request.reusedSocket` case, when the server closes an idle
+   * connection as it is handed out). Not sent, and not a sign of being offline: it may go
+   * again at once on a fresh connection, a one-shot call too.
+   *
+   * Once bytes left on a reused connection, a close before the answer cannot be told from a
+   * server that processed the request and then lost the connection: that stays uncertain.
+   * One-shot calls avoid the question by never taking a pooled connection (http.ts).
+   */
+  readonly stale: boolean;
+  constructor(code: string, sent: boolean, timeout = false, stale = false) {
     super(code);
     this.name = 'ExchangeError';
     this.code = code;
     this.sent = sent;
     this.timeout = timeout;
+    this.stale = stale;
   }
 }
 
-const agents = {
+/** The keep-alive pools (exported for tests that need to see a pooled connection). */
+export const agents = {
   'http:': new http.Agent({ keepAlive: true }),
   'https:': new https.Agent({ keepAlive: true }),
 };
@@ -51,13 +66,16 @@ const agents = {
 /** Transport codes that prove the request never left. */
 const NOT_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ENETUNREACH', 'EHOSTUNREACH']);
 
-/** A transport failure as an ExchangeError: its code, and whether the request may have left. */
-export function transportFailure(error: unknown, connected: boolean): ExchangeError {
+/**
+ * A transport failure as an ExchangeError: its code, and whether the request may have left.
+ * `stale`: a reused connection that closed before any byte of this request left.
+ */
+export function transportFailure(error: unknown, connected: boolean, stale = false): ExchangeError {
   const code =
     typeof (error as { code?: unknown })?.code === 'string'
       ? (error as { code: string }).code
       : 'ERROR';
-  return new ExchangeError(code, connected && !NOT_SENT.has(code));
+  return new ExchangeError(code, connected && !NOT_SENT.has(code) && !stale, false, stale);
 }
 
 /** Calls `then` once the request has a connected socket (at once for a reused one). */
@@ -72,8 +90,16 @@ export function exchange(init: Exchange): Promise<Answer> {
   return new Promise<Answer>((resolve, reject) => {
     const { url } = init;
     const lib = url.protocol === 'https:' ? https : http;
-    const agent = url.protocol === 'https:' ? agents['https:'] : agents['http:'];
+    const agent = init.freshSocket
+      ? false
+      : url.protocol === 'https:'
+        ? agents['https:']
+        : agents['http:'];
     let connected = false;
+    let answered = false;
+    // A reused connection's byte count when this request got it: unchanged at a failure means
+    // nothing of this request left.
+    let writtenBefore: number | undefined;
     let settled = false;
     const finish = (error: ExchangeError | null, answer?: Answer): void => {
       if (settled) return;
@@ -85,7 +111,15 @@ export function exchange(init: Exchange): Promise<Answer> {
       if (error) reject(error);
       else resolve(answer as Answer);
     };
-    const fail = (error: unknown): void => finish(transportFailure(error, connected));
+    const fail = (error: unknown): void => {
+      const socket = request.socket;
+      const stale =
+        writtenBefore !== undefined &&
+        !answered &&
+        socket !== null &&
+        socket.bytesWritten === writtenBefore;
+      finish(transportFailure(error, connected, stale));
+    };
     const onTimeout = (): void => finish(new ExchangeError('ETIMEDOUT', connected, true));
     const onAbort = (): void => finish(new ExchangeError('ABORT_ERR', connected));
 
@@ -108,7 +142,11 @@ export function exchange(init: Exchange): Promise<Answer> {
     init.signal?.addEventListener('abort', onAbort, { once: true });
 
     onConnected(request, () => (connected = true));
+    request.on('socket', (socket) => {
+      if (request.reusedSocket) writtenBefore = socket.bytesWritten;
+    });
     request.on('response', (response) => {
+      answered = true;
       const chunks: Buffer[] = [];
       response.on('data', (chunk: Buffer) => {
         chunks.push(chunk);
