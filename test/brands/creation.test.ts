@@ -237,6 +237,129 @@ describe('brand creation (manual clock)', () => {
   });
   afterAll(async () => h.close());
 
+  const STAGE = 'POST /v1/uploads';
+  const HOURS_2 = 2 * 60 * 60_000;
+
+  /**
+   * Asks for a creation with a local PDF, lets its first send fail with `fault` (nothing
+   * processed, or processed with the answer lost), then stops, as a laptop closed offline,
+   * and moves the service's clock past the life of the staged upload.
+   */
+  async function heldPastStaging(
+    name: string,
+    fault: 'reset-before' | 'reset-after',
+  ): Promise<{
+    pdf: string;
+    request: Awaited<ReturnType<typeof checkCreationRequest>>;
+    jobId: number;
+    firstKey: string;
+    firstUpload: string;
+  }> {
+    const engine = h.open();
+    const pdf = path.join(h.dir, `${name}.pdf`);
+    await fs.promises.writeFile(pdf, `%PDF-1.7\n% ${name}\n%%EOF\n`);
+    const request = await checkCreationRequest({
+      sources: [website(name).sources[0]!, { kind: 'pdf', path: pdf }],
+    });
+    // Every send fails until the run is stopped (reset-after: the first one made the brand).
+    h.sim.control.injectFault(POST, fault, fault === 'reset-after' ? 1 : 1000);
+    if (fault === 'reset-after') h.sim.control.injectFault(POST, 'reset-before', 1000);
+    const started = startBrandCreation(engine, request);
+    const stop = new AbortController();
+    const running = runJobNow(engine.queue, createBrandKind, started.payload, started.enqueue, {
+      signal: stop.signal,
+    });
+    const facts = () => engine.store.jobs.get(started.job.id)?.facts ?? {};
+    await until(() =>
+      h.sim.control
+        .log({ route: POST })
+        .some((e) => e.idempotencyKey === facts()[CREATION_FACTS.key]),
+    );
+    stop.abort();
+    expect((await running).state).toBe('halted');
+    const firstKey = facts()[CREATION_FACTS.key] as string;
+    const firstUpload = facts()[CREATION_FACTS.upload(1)] as string;
+    await h.closeEngine();
+    h.sim.control.clearFaults();
+    await h.sim.control.advance(HOURS_2);
+    return { pdf, request, jobId: started.job.id, firstKey, firstUpload };
+  }
+
+  test('held offline past the life of its staged PDF: the same key and body first, then staged again and sent under a new key', async () => {
+    const stagedBefore = h.sim.control.log({ route: STAGE }).length;
+    const held = await heldPastStaging('held-never-made', 'reset-before');
+    const engine = h.open();
+    const resumed = startBrandCreation(engine, held.request);
+    expect(resumed.job.id).toBe(held.jobId);
+    const result = resultOf(
+      await runJobNow(engine.queue, createBrandKind, resumed.payload, resumed.enqueue),
+    );
+    const sends = h.sim.control.log({ route: POST }).filter((e) => e.outcome !== 'reset-before');
+    const [replay, fresh] = sends.slice(-2);
+    expect(replay).toMatchObject({
+      idempotencyKey: held.firstKey,
+      status: 400,
+      code: 'INVALID_SOURCE',
+    });
+    expect(fresh?.idempotencyKey).not.toBe(held.firstKey);
+    expect(fresh?.created).toEqual({ kind: 'brand', id: result.brandId });
+    expect(result.idempotencyKey).toBe(fresh?.idempotencyKey);
+    expect(h.sim.control.log({ route: STAGE }).length - stagedBefore).toBe(2);
+    const facts = engine.store.jobs.get(held.jobId)?.facts ?? {};
+    const upload = facts[CREATION_FACTS.upload(1)];
+    expect(upload).toEqual(expect.any(String));
+    expect(upload).not.toBe(held.firstUpload);
+    expect((facts[CREATION_FACTS.body] as { sources: unknown[] }).sources[1]).toEqual({
+      kind: 'pdf',
+      uploadId: upload,
+    });
+    await h.closeEngine();
+  });
+
+  test('the first send made the brand and its answer was lost: the replay under the same key returns it, nothing staged again', async () => {
+    const stagedBefore = h.sim.control.log({ route: STAGE }).length;
+    const brandsBefore = h.sim.control.brands().length;
+    const held = await heldPastStaging('held-made', 'reset-after');
+    const engine = h.open();
+    const resumed = startBrandCreation(engine, held.request);
+    const result = resultOf(
+      await runJobNow(engine.queue, createBrandKind, resumed.payload, resumed.enqueue),
+    );
+    const mine = h.sim.control
+      .log({ route: POST })
+      .filter((e) => e.idempotencyKey === held.firstKey);
+    expect(mine[0]).toMatchObject({ outcome: 'reset-after', created: { kind: 'brand' } });
+    expect(mine.at(-1)?.outcome).toBe('replayed');
+    expect(result.brandId).toBe(mine[0]?.created?.id);
+    expect(h.sim.control.log({ route: STAGE }).length - stagedBefore).toBe(1);
+    expect(h.sim.control.brands().length).toBe(brandsBefore + 1);
+    await h.closeEngine();
+  });
+
+  test('a PDF changed since the request, same size: staging it again is refused, nothing sent', async () => {
+    const held = await heldPastStaging('held-changed', 'reset-before');
+    const original = await fs.promises.readFile(held.pdf);
+    const changed = Buffer.from(original);
+    changed[changed.length - 2] = 'X'.charCodeAt(0);
+    await fs.promises.writeFile(held.pdf, changed);
+    const engine = h.open();
+    const stagedBefore = h.sim.control.log({ route: STAGE }).length;
+    const resumed = startBrandCreation(engine, held.request);
+    const outcome = await runJobNow(
+      engine.queue,
+      createBrandKind,
+      resumed.payload,
+      resumed.enqueue,
+    );
+    expect(outcome.state).toBe('failed');
+    if (outcome.state === 'failed') {
+      expect(outcome.error.code).toBe('SOURCE_FILE_CHANGED');
+      expect(outcome.error.message).toContain(held.pdf);
+    }
+    expect(h.sim.control.log({ route: STAGE }).length).toBe(stagedBefore);
+    await h.closeEngine();
+  });
+
   test('the Brand ID once received is only polled: a restart while the brand analyses resumes it', async () => {
     let engine = h.open();
     const request = await checkCreationRequest(website('restarted'));
@@ -268,6 +391,9 @@ describe('brand creation (manual clock)', () => {
     await h.sim.control.advance(60_000);
     const result = resultOf(await done);
     expect(result).toMatchObject({ brandId, status: 'ready' });
-    expect(h.sim.control.log({ route: POST })).toHaveLength(1);
+    const key = engine.store.jobs.get(started.job.id)?.facts[CREATION_FACTS.key];
+    expect(h.sim.control.log({ route: POST }).filter((e) => e.idempotencyKey === key)).toHaveLength(
+      1,
+    );
   });
 });

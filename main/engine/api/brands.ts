@@ -208,6 +208,27 @@ export function duplicateBrandsOf(error: unknown): DuplicateBrand[] | undefined 
   return parsed.success ? parsed.data.brands : [];
 }
 
+/**
+ * Whether a creation was refused because a staged upload it names is gone (expired, or never
+ * completed): assumed (GAPS.md, Staging a local file; docs/service.md) to be 400
+ * INVALID_SOURCE whose `data.index` names a source sent as `uploadId`, or with no index at
+ * all when the body holds a staged source. Returns the indexes to stage again, or undefined.
+ */
+export function goneStagedUploads(
+  error: unknown,
+  body: Pick<CreateBrandBody, 'sources'>,
+): number[] | undefined {
+  if (!(error instanceof ApiError) || error.status !== 400 || error.code !== 'INVALID_SOURCE')
+    return undefined;
+  const staged = body.sources.flatMap((source, index) =>
+    'uploadId' in source && typeof source.uploadId === 'string' ? [index] : [],
+  );
+  if (staged.length === 0) return undefined;
+  const index = (error.data as { index?: unknown } | undefined)?.index;
+  if (index === undefined) return staged;
+  return typeof index === 'number' && staged.includes(index) ? staged : undefined;
+}
+
 // ---- statuses ---------------------------------------------------------------------------
 
 /** The document: the caller polls again while the status is analyzing, and stops otherwise. */

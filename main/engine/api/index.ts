@@ -9,6 +9,7 @@ export { DEFAULT_RETRY, DEFAULT_TIMEOUT_MS, type Credentials, type RetryPolicy }
 export {
   brandFailureAction,
   duplicateBrandsOf,
+  goneStagedUploads,
   isBrandSettled,
   prepareBrandCreation,
   type BrandSource,

@@ -9,10 +9,14 @@
 // - Once a Brand ID is received it is remembered, and only polled from then on: never created again.
 // - A brand that ends `failed` ends the job (done, with the failure code and its advice): the
 //   next attempt is a new job with a new key.
+// - Held (offline) past the life of its staged uploads: the remembered key and body go first
+//   (if the first send made the brand, the service answers it); if the service says a staged
+//   upload is gone, the PDFs are checked again (size and hash), staged again, and sent under
+//   a new key, once per run.
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import { z } from 'zod';
-import { duplicateBrandsOf, isBrandSettled } from '../api/index.ts';
+import { duplicateBrandsOf, goneStagedUploads, isBrandSettled } from '../api/index.ts';
 import type { Brand, BrandSource, PreparedBrandCreation } from '../api/index.ts';
 import type { EngineParts } from '../engine.ts';
 import { PermanentError } from '../queue/index.ts';
@@ -71,22 +75,40 @@ async function runCreation(
   ctx: JobContext,
 ): Promise<BrandCreationResult> {
   const { client, store } = parts;
-  const idempotencyKey = ctx.idempotencyKey(CREATION_FACTS.key);
+  let idempotencyKey = ctx.idempotencyKey(CREATION_FACTS.key);
   let brandId = stringFact(ctx, CREATION_FACTS.brandId);
   let brand: Brand;
   if (brandId === undefined) {
-    const prepared = await preparedCreation(parts, payload, ctx, idempotencyKey);
+    let prepared = await preparedCreation(parts, payload, ctx, idempotencyKey);
     let created;
-    try {
-      created = await client.sendBrandCreation(prepared, { signal: ctx.signal });
-    } catch (error) {
-      const matches = duplicateBrandsOf(error);
-      if (matches === undefined) throw error;
-      throw new PermanentError(
-        'DUPLICATE_BRAND',
-        'A brand with this website already exists; creating another takes allowDuplicate.',
-        { data: { brands: matches } },
-      );
+    let restaged = false;
+    for (;;) {
+      try {
+        created = await client.sendBrandCreation(prepared, { signal: ctx.signal });
+        break;
+      } catch (error) {
+        const gone = restaged ? undefined : goneStagedUploads(error, prepared.body);
+        if (gone !== undefined) {
+          // The staged uploads outlived their life: forget them, the body and the key (a
+          // new body under the old key would be refused as a conflict), and stage again.
+          ctx.remember({
+            [CREATION_FACTS.key]: null,
+            [CREATION_FACTS.body]: null,
+            ...Object.fromEntries(gone.map((index) => [CREATION_FACTS.upload(index), null])),
+          });
+          idempotencyKey = ctx.idempotencyKey(CREATION_FACTS.key);
+          prepared = await preparedCreation(parts, payload, ctx, idempotencyKey);
+          restaged = true;
+          continue;
+        }
+        const matches = duplicateBrandsOf(error);
+        if (matches === undefined) throw error;
+        throw new PermanentError(
+          'DUPLICATE_BRAND',
+          'A brand with this website already exists; creating another takes allowDuplicate.',
+          { data: { brands: matches } },
+        );
+      }
     }
     brandId = created.id;
     ctx.remember({ [CREATION_FACTS.brandId]: brandId });
