@@ -1,7 +1,7 @@
 // 300 files dropped into one brand folder, uploaded by a sync pass against the simulator
 // limiting the key to 120 requests a minute: how many requests the service refused (429)
 // and the total time, paced (the client as it ships) and unpaced (only the Retry-After gate).
-// Target (issue 17): at most 3 rejections, at most 10% slower than unpaced.
+// Target (issue 17): at most 3 rejections, at most 10% slower than unpaced (1 and ~2% here).
 // The simulator's window and the client's clock run on the same accelerated clock, so the
 // figures are in simulated seconds, as if at real speed. Knobs: PACER_BENCH_FILES (300),
 // PACER_BENCH_SPEED (10: ten simulated seconds per real second).

@@ -346,20 +346,45 @@ export function createHttp(options: HttpOptions): Http {
       // The body first (a local problem, such as a file gone, is its own ApiError); then
       // nothing awaits between the open gate and the send, so no request slips into a pause.
       const fresh = spec.body ? await spec.body() : undefined;
-      await pacer.turn(signal).catch(() => {
-        throw abortedError(spec.endpoint);
-      });
+      const release = await pacer
+        .turn(signal, { holds: spec.extraTimeoutMs !== undefined })
+        .catch(() => {
+          throw abortedError(spec.endpoint);
+        });
+      // The turn taken is given back however this send ends, or if it never leaves.
       await gate.wait(signal).catch(() => {
+        release();
         throw abortedError(spec.endpoint);
       });
-      if (gate.pausedUntil !== undefined) continue; // closed again while this call woke up
+      if (gate.pausedUntil !== undefined) {
+        release();
+        continue; // closed again while this call woke up
+      }
       noteSend(spec);
-      const result = await sendOnce(spec, signal, fresh, freshSocket);
+      let result: Awaited<ReturnType<typeof sendOnce<S>>>;
+      try {
+        result = await sendOnce(spec, signal, fresh, freshSocket);
+      } catch (error) {
+        release();
+        throw error;
+      }
       if (result.ok) {
         pacer.succeeded();
+        release();
         return result.value;
       }
       const error = result.error;
+      if (error.kind === 'rate-limited') {
+        pacer.refused();
+        rateLimited++;
+        if (error.retryAfterMs !== undefined) {
+          // `0` or a date already past: a short wait with jitter, never back-to-back resends.
+          const wait = error.retryAfterMs > 0 ? error.retryAfterMs : backoff(rateLimited);
+          gate.pauseUntil(clock.now() + wait);
+        }
+      }
+      // Given back once the pause is set: a request woken by it must find the gate closed.
+      release();
       if (error.kind === 'aborted') throw error;
       // A pooled connection that had closed, and nothing of the request left: at once again,
       // on a connection of its own, not counted as a failure (once; then the rules below).
@@ -367,15 +392,7 @@ export function createHttp(options: HttpOptions): Http {
         freshSocket = true;
         continue;
       }
-      if (error.kind === 'rate-limited') pacer.refused();
-
       if (error.kind === 'rate-limited') {
-        rateLimited++;
-        if (error.retryAfterMs !== undefined) {
-          // `0` or a date already past: a short wait with jitter, never back-to-back resends.
-          const wait = error.retryAfterMs > 0 ? error.retryAfterMs : backoff(rateLimited);
-          gate.pauseUntil(clock.now() + wait);
-        }
         if (rateLimited > retry.rateLimitedLimit) throw error;
         // Without Retry-After: this call backs off on its own; the gate stays open.
         if (error.retryAfterMs === undefined) await sleep(backoff(rateLimited), signal, spec);

@@ -4,6 +4,11 @@
 // when it refused), so the next minutes do not draw the same 429s again. Once the service
 // has gone two windows without refusing, the allowance grows again, window by window,
 // until the pacer is off. The Retry-After gate still holds every request during a pause.
+//
+// Near the documented limit (GAPS.md: 120 a minute) it goes carefully: one request in
+// flight at a time, so that reaching the limit costs one 429, not one per job in flight
+// (six uploads at once drew six). A service that lets more through than documented ends
+// the care until it refuses again.
 import { realClock, type Clock } from './clock.ts';
 import type { RateGate } from './rate-gate.ts';
 
@@ -33,6 +38,10 @@ const OFF_ABOVE = 10_000;
 const ARRIVAL_MARGIN_MS = 1_000;
 /** Refusals this close together are one burst (the calls in flight): they do not compound. */
 const SAME_BURST_MS = 2_000;
+/** The documented limit (GAPS.md, Rate-limit thresholds): requests a window per key. */
+const DOCUMENTED_LIMIT = 120;
+/** From this many requests in the window on, one at a time until the service answers. */
+const CAREFUL_FROM = FLOOR;
 
 export class Pacer {
   readonly #clock: Clock;
@@ -43,6 +52,12 @@ export class Pacer {
   #lastRaisedAt = 0;
   #quietMs = FIRST_QUIET_MS;
   #refusals = 0;
+  /** Requests that took their turn and have not been answered yet. */
+  #inFlight = 0;
+  /** Wakes the requests waiting for the one in flight (careful mode). */
+  #waiting: Array<() => void> = [];
+  /** The service let more than the documented limit through in one window: no care needed. */
+  #beyondDocumented = false;
 
   /** Off: never waits (benchmarks compare with it; `pace: false` in the client options). */
   readonly off: boolean;
@@ -62,20 +77,65 @@ export class Pacer {
     return this.#refusals;
   }
 
-  /** Waits for this request's turn and counts it as sent; rejects when the signal fires. */
-  async turn(signal?: AbortSignal): Promise<void> {
-    if (this.off) return;
+  /**
+   * Waits for this request's turn and counts it as sent; rejects when the signal fires.
+   * Returns the release to call once the request is over (answered, refused, failed or never
+   * sent). A long poll (`holds`: the server keeps it open for minutes) is not waited for in
+   * careful mode: it would hold every other request that long.
+   */
+  async turn(signal?: AbortSignal, options: { holds?: boolean } = {}): Promise<() => void> {
+    if (this.off) return noop;
     for (;;) {
       const now = this.#clock.now();
       this.#trim(now);
-      if (this.#allowance === undefined || this.#sent.length < this.#allowance) {
+      const full = this.#allowance !== undefined && this.#sent.length >= this.#allowance;
+      if (!full && !options.holds && this.#inFlight > 0 && this.#careful()) {
+        await this.#nextAnswer(signal);
+        continue;
+      }
+      if (!full) {
         this.#sent.push(now);
-        return;
+        if (options.holds) return noop;
+        this.#inFlight++;
+        let released = false;
+        return () => {
+          if (released) return;
+          released = true;
+          this.#release();
+        };
       }
       // Full: wait until the oldest request of the window leaves it.
       const frees = (this.#sent[0] as number) + WINDOW_MS + ARRIVAL_MARGIN_MS;
       await this.#clock.sleep(frees - now + 1, signal);
     }
+  }
+
+  #release(): void {
+    this.#inFlight--;
+    const waiting = this.#waiting;
+    this.#waiting = [];
+    for (const wake of waiting) wake();
+  }
+
+  /** Near the documented limit, and the service has not shown it allows more. */
+  #careful(): boolean {
+    return !this.#beyondDocumented && this.#sent.length >= CAREFUL_FROM;
+  }
+
+  #nextAnswer(signal: AbortSignal | undefined): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      if (signal?.aborted) return reject(signal.reason);
+      const onAbort = (): void => {
+        this.#waiting = this.#waiting.filter((wake) => wake !== done);
+        reject(signal?.reason);
+      };
+      const done = (): void => {
+        signal?.removeEventListener('abort', onAbort);
+        resolve();
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
+      this.#waiting.push(done);
+    });
   }
 
   /** The service refused a request (429): keep below the rate it let through. */
@@ -86,6 +146,7 @@ export class Pacer {
       this.#lastRefusedAt !== undefined && now - this.#lastRefusedAt < SAME_BURST_MS;
     this.#refusals++;
     this.#lastRefusedAt = now;
+    this.#beyondDocumented = false;
     // A refused request did not count with the service: what it allowed is the rest.
     this.#sent.pop();
     this.#trim(now);
@@ -101,12 +162,24 @@ export class Pacer {
 
   /** A request went through: after a whole window without 429, allow a little more. */
   succeeded(): void {
-    if (this.#allowance === undefined || this.#lastRefusedAt === undefined) return;
+    if (this.off) return;
     const now = this.#clock.now();
+    if (!this.#beyondDocumented && this.#sentWithin(now, WINDOW_MS) > DOCUMENTED_LIMIT) {
+      this.#beyondDocumented = true;
+    }
+    if (this.#allowance === undefined || this.#lastRefusedAt === undefined) return;
     if (now - this.#lastRefusedAt < this.#quietMs || now - this.#lastRaisedAt < WINDOW_MS) return;
     this.#lastRaisedAt = now;
     this.#allowance = Math.ceil(this.#allowance * (1 + RECOVERY));
     if (this.#allowance > OFF_ABOVE) this.#allowance = undefined;
+  }
+
+  /** Requests sent in the last `ms`. */
+  #sentWithin(now: number, ms: number): number {
+    let count = 0;
+    for (let i = this.#sent.length - 1; i >= 0 && (this.#sent[i] as number) > now - ms; i--)
+      count++;
+    return count;
   }
 
   #trim(now: number): void {
@@ -116,6 +189,8 @@ export class Pacer {
     if (drop > 0) this.#sent.splice(0, drop);
   }
 }
+
+const noop = (): void => {};
 
 const pacers = new WeakMap<RateGate, Pacer>();
 
