@@ -76,12 +76,16 @@ export async function expectAccessible(page: Page, screen: string): Promise<void
   await page.emulateMedia({ colorScheme: 'light' });
 }
 
-/** Saves the page as `name.png` (and `name-dark.png` with `dark`). */
+/**
+ * Saves the page as `name.png` (and `name-dark.png` with `dark`). Notifications still on
+ * screen from earlier steps are left out unless `toasts` (they would cover every picture).
+ */
 export async function screenshot(
   page: Page,
   name: string,
-  options: { dark?: boolean } = {},
+  options: { dark?: boolean; toasts?: boolean } = {},
 ): Promise<void> {
+  const style = options.toasts ? undefined : '.toasts { visibility: hidden !important; }';
   const targets = [ARTIFACTS, ...(process.env.BRAND_SYNC_SCREENSHOTS === 'docs' ? [DOCS] : [])];
   for (const dir of targets) await mkdir(dir, { recursive: true });
   const shots: ['light' | 'dark', string][] = [['light', name]];
@@ -89,7 +93,9 @@ export async function screenshot(
   for (const [scheme, file] of shots) {
     await page.emulateMedia({ colorScheme: scheme });
     await page.waitForTimeout(100);
-    for (const dir of targets) await page.screenshot({ path: path.join(dir, `${file}.png`) });
+    for (const dir of targets) {
+      await page.screenshot({ path: path.join(dir, `${file}.png`), ...(style ? { style } : {}) });
+    }
   }
   await page.emulateMedia({ colorScheme: 'light' });
 }

@@ -223,7 +223,7 @@ describe.skipIf(chromiumMissing !== null)(
       await page.getByRole('heading', { name: 'Failed' }).waitFor();
       const failed = page.locator('li.failed', { hasText: 'poster.png' });
       await failed.waitFor({ timeout: 20_000 });
-      await screenshot(page, 'activity-failed');
+      await screenshot(page, 'activity-failed', { toasts: true });
       await failed.getByRole('button', { name: 'Retry' }).click();
       await expect
         .poll(
@@ -242,6 +242,11 @@ describe.skipIf(chromiumMissing !== null)(
         .getByText(/The service asked us to wait until \d/)
         .first()
         .waitFor({ timeout: 20_000 });
+      // The upload held by the wait says so, not "Working…"; the sidebar says it briefly.
+      await page.getByText(/^Waiting for the service until \d/).waitFor();
+      const line = page.locator('.sidebar [role="status"] .line');
+      await line.filter({ hasText: /^Waiting until \d/ }).waitFor();
+      expect(await line.getAttribute('title')).toMatch(/^The service asked us to wait until \d/);
       await expectAccessible(page, 'activity-wait');
       await screenshot(page, 'activity-wait');
       control.clearFaults();
