@@ -26,7 +26,7 @@ import { APP_ORIGIN, APP_SCHEME, createAppProtocolHandler } from './app-protocol
 import { registerBridge } from './ipc-bridge.ts';
 import { loginItemFor } from './login-item.ts';
 import { createNotifier } from './os-notifications.ts';
-import { trayMenu, trayState, type TrayAction } from './tray-state.ts';
+import { TRAY_KINDS, trayIconPath, trayMenu, trayState, type TrayAction } from './tray-state.ts';
 import { boundsOnScreen, DEFAULT_SIZE, loadWindowState, saveWindowState } from './window-state.ts';
 import { hardenWebContents, secureWebPreferences } from './window-security.ts';
 
@@ -130,7 +130,14 @@ async function start(): Promise<void> {
     },
   });
 
-  const tray = new Tray(nativeImage.createFromPath(path.join(rendererDir, 'tray.png')));
+  // One image per state, loaded once: the state at a glance, the words in the tooltip.
+  const trayImages = new Map(
+    TRAY_KINDS.map((kind) => [
+      kind,
+      nativeImage.createFromPath(path.join(rendererDir, trayIconPath(kind))),
+    ]),
+  );
+  const tray = new Tray(trayImages.get('in-sync') as Electron.NativeImage);
   const act = async (action: TrayAction) => {
     const call = (name: 'pause' | 'resume' | 'syncNow') => dispatch(handlers, name, {});
     if (action === 'open') openWindow();
@@ -144,6 +151,7 @@ async function start(): Promise<void> {
     const status = await dispatch(handlers, 'status', {});
     const doc = status.ok ? (status.data as StatusDoc) : null;
     const state = trayState(doc, runtime.engine !== null);
+    tray.setImage(trayImages.get(state.kind) as Electron.NativeImage);
     tray.setToolTip(state.label);
     tray.setContextMenu(
       Menu.buildFromTemplate(

@@ -2,7 +2,23 @@
 // paused, offline, or needs you (an account problem, failures). Pure, so each state is tested.
 import type { StatusDoc } from '../../contract/index.ts';
 
-export type TrayKind = 'in-sync' | 'syncing' | 'paused' | 'offline' | 'needs-you' | 'signed-out';
+export const TRAY_KINDS = [
+  'in-sync',
+  'syncing',
+  'paused',
+  'offline',
+  'needs-you',
+  'signed-out',
+] as const;
+export type TrayKind = (typeof TRAY_KINDS)[number];
+
+/**
+ * The tray image of a state, below the built renderer (bin/make-icons.ts draws them; Electron
+ * takes the `@2x` file beside it on high-density screens).
+ */
+export function trayIconPath(kind: TrayKind): string {
+  return `tray/${kind}.png`;
+}
 
 export interface TrayState {
   kind: TrayKind;

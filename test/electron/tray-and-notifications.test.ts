@@ -7,7 +7,7 @@ import {
   NOTIFY_EVERY_MS,
   type ShownNotification,
 } from '../../main/electron/os-notifications.ts';
-import { trayMenu, trayState } from '../../main/electron/tray-state.ts';
+import { TRAY_KINDS, trayIconPath, trayMenu, trayState } from '../../main/electron/tray-state.ts';
 import {
   boundsOnScreen,
   loadWindowState,
@@ -155,4 +155,25 @@ test('window state: kept across starts, and put back on a screen that exists', a
   // On a monitor unplugged since: forgotten.
   expect(boundsOnScreen({ x: 2500, y: 100, width: 1000, height: 700 }, screen)).toBeNull();
   expect(boundsOnScreen({ x: 0, y: 0, width: 100, height: 100 }, screen)).toBeNull();
+});
+
+test('each tray state has its own image, 16 px and 32 px for high-density screens', async () => {
+  const { readFile } = await import('node:fs/promises');
+  const size = (png: Buffer): [number, number] => {
+    // A PNG: the signature, then IHDR with width and height.
+    expect(png.subarray(0, 8)).toEqual(Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]));
+    expect(png.toString('latin1', 12, 16)).toBe('IHDR');
+    return [png.readUInt32BE(16), png.readUInt32BE(20)];
+  };
+  const seen = new Map<string, string>();
+  for (const kind of TRAY_KINDS) {
+    const file = path.join('renderer/public', trayIconPath(kind));
+    const small = await readFile(file);
+    const large = await readFile(file.replace(/\.png$/, '@2x.png'));
+    expect(size(small)).toEqual([16, 16]);
+    expect(size(large)).toEqual([32, 32]);
+    const key = large.toString('base64');
+    expect(seen.get(key), `${kind} looks like ${seen.get(key)}`).toBeUndefined();
+    seen.set(key, kind);
+  }
 });
