@@ -68,7 +68,16 @@ describe.skipIf(chromiumMissing !== null)(
       await expectAccessible(page, 'edit-question');
       await screenshot(page, 'edit-question');
       await edit.getByLabel('Your answer').fill('A deep cranberry, used sparingly.');
+      // Images for the answer are picked from the Library, not typed as IDs.
+      const answerImages = edit.getByRole('group', { name: /Images from the Library/ });
+      await answerImages.getByRole('checkbox').first().check();
+      await answerImages.getByText('(1 of at most 9)').waitFor();
+      const answered = page.waitForRequest((r) => r.url().endsWith('/api/answerEdit'));
       await edit.getByRole('button', { name: 'Send answer' }).click();
+      const answer = (await answered).postDataJSON() as { imageIds?: string[] };
+      expect(answer.imageIds).toHaveLength(1);
+      const library = await bridge.ok('library', { brandId: northwind, type: 'image', limit: 500 });
+      expect(library.items.map((i: { id: string }) => i.id)).toContain(answer.imageIds?.[0]);
       await page.getByRole('status').filter({ hasText: 'Answer sent' }).waitFor();
       await expect
         .poll(
@@ -138,7 +147,18 @@ describe.skipIf(chromiumMissing !== null)(
       const dialog = page.getByRole('dialog');
       await dialog.getByText(/1 credit ·/).waitFor();
       await dialog.getByLabel('Prompt').fill('Put the cup on a warm oak table');
+      // Reference images from the whole Library (the Library tab's search does not narrow
+      // them), within the service's limit.
+      const refs = dialog.getByRole('group', { name: /Reference images/ });
+      await refs.getByRole('checkbox').nth(1).waitFor();
+      await refs.getByRole('checkbox').nth(0).check();
+      await refs.getByRole('checkbox').nth(1).check();
+      await refs.getByText('(2 of at most 9)').waitFor();
+      const sent = page.waitForRequest((r) => r.url().endsWith('/api/imageEdit'));
       await dialog.getByRole('button', { name: 'Edit for 1 credit' }).click();
+      expect(
+        ((await sent).postDataJSON() as { referenceIds?: string[] }).referenceIds,
+      ).toHaveLength(2);
       await dialog.getByRole('img', { name: 'Edited result' }).waitFor({ timeout: 20_000 });
       await expectAccessible(page, 'image-edit');
       await screenshot(page, 'image-edit', { dark: true });
