@@ -26,7 +26,14 @@ import { APP_ORIGIN, APP_SCHEME, createAppProtocolHandler } from './app-protocol
 import { registerBridge } from './ipc-bridge.ts';
 import { loginItemFor } from './login-item.ts';
 import { createNotifier } from './os-notifications.ts';
-import { TRAY_KINDS, trayIconPath, trayMenu, trayState, type TrayAction } from './tray-state.ts';
+import {
+  TRAY_KINDS,
+  TRAY_SHOWN,
+  trayIconPath,
+  trayMenu,
+  trayState,
+  type TrayAction,
+} from './tray-state.ts';
 import { boundsOnScreen, DEFAULT_SIZE, loadWindowState, saveWindowState } from './window-state.ts';
 import { hardenWebContents, secureWebPreferences } from './window-security.ts';
 
@@ -153,6 +160,8 @@ async function start(): Promise<void> {
     const state = trayState(doc, runtime.engine !== null);
     tray.setImage(trayImages.get(state.kind) as Electron.NativeImage);
     tray.setToolTip(state.label);
+    // Electron cannot list trays: the end-to-end test reads the state shown from here.
+    (globalThis as Record<symbol, unknown>)[TRAY_SHOWN] = state;
     tray.setContextMenu(
       Menu.buildFromTemplate(
         trayMenu(state, doc?.queue.userPaused ?? false).map((item) =>

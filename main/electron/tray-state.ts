@@ -20,6 +20,9 @@ export function trayIconPath(kind: TrayKind): string {
   return `tray/${kind}.png`;
 }
 
+/** Where the shell keeps the tray state it shows, for the end-to-end test (a global symbol). */
+export const TRAY_SHOWN = Symbol.for('brand-sync.tray-shown');
+
 export interface TrayState {
   kind: TrayKind;
   /** The tooltip and the first, disabled line of the menu. */
