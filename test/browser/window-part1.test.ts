@@ -139,7 +139,21 @@ describe.skipIf(chromiumMissing !== null)(
       await page.getByRole('heading', { name: 'Colours' }).waitFor();
       const skill = await bridge.ok('skill', { brandId: northwind });
       const first = skill.profile.colors[0] as { hex: string; name: string | null };
-      await page.getByRole('button', { name: new RegExp(`Copy ${first.hex}`, 'i') }).waitFor();
+      const swatch = page.getByRole('button', { name: new RegExp(`Copy ${first.hex}`, 'i') });
+      await swatch.waitFor();
+      // The colour is a block of the colour itself, not a pill (a shared class once shrank it).
+      const block = swatch.locator(':scope > span').first();
+      const box = await block.boundingBox();
+      expect(box?.height).toBeGreaterThanOrEqual(56);
+      const background = await block.evaluate(
+        (el) =>
+          (
+            globalThis as unknown as {
+              getComputedStyle(e: unknown): { backgroundColor: string };
+            }
+          ).getComputedStyle(el).backgroundColor,
+      );
+      expect(background).toBe(rgbOf(first.hex));
       await page.getByRole('heading', { name: 'Typography' }).waitFor();
       await expectAccessible(page, 'brand-skill');
       await screenshot(page, 'brand-skill', { dark: true });
@@ -268,3 +282,9 @@ describe.skipIf(chromiumMissing !== null)(
     });
   },
 );
+
+/** `#RRGGBB` as the browser computes it (`rgb(r, g, b)`). */
+function rgbOf(hex: string): string {
+  const n = Number.parseInt(hex.slice(1, 7), 16);
+  return `rgb(${(n >> 16) & 255}, ${(n >> 8) & 255}, ${n & 255})`;
+}
