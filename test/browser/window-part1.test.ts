@@ -180,7 +180,13 @@ describe.skipIf(chromiumMissing !== null)(
       const row = page.locator('tr', { hasText: 'autumn-hero.png' });
       await row.waitFor({ timeout: 15_000 });
       await expect.poll(() => row.getAttribute('data-state'), { timeout: 20_000 }).toBe('uploaded');
-      await expect(row.textContent()).resolves.toContain('Uploaded');
+      await expect(row.textContent()).resolves.toContain('Uploaded in the Library');
+      // Where it went in words; its ID only on hover.
+      const uploaded = (await bridge.ok('files', { brandId: northwind })).files.find(
+        (f: { path: string }) => f.path === 'autumn-hero.png',
+      ) as { imageId: string };
+      await expect(row.textContent()).resolves.not.toContain(uploaded.imageId);
+      await expect(row.getByTitle(`Image ${uploaded.imageId}`).count()).resolves.toBe(1);
       expect(await page.evaluate(() => (globalThis as unknown as { marker?: number }).marker)).toBe(
         42,
       );
