@@ -284,6 +284,14 @@ describe.skipIf(chromiumMissing !== null)(
         .first()
         .waitFor({ timeout: 20_000 });
       await page.getByRole('heading', { name: 'Why work waits' }).waitFor();
+      // In words: no endpoint or socket code, and what waits says it waits for the connection.
+      await page.getByText('The service could not be reached.').first().waitFor();
+      await page
+        .getByText(/^Waiting for the connection/)
+        .first()
+        .waitFor();
+      const main = (await page.locator('main').textContent()) ?? '';
+      expect(main).not.toMatch(/ECONNREFUSED|GET \/|\{id\}|\.\./);
       await expectAccessible(page, 'activity-offline');
       await screenshot(page, 'activity-offline');
     });

@@ -47,6 +47,14 @@ export function hintFor(code: string): string | undefined {
   return Object.hasOwn(HINTS, code) ? HINTS[code] : undefined;
 }
 
+/**
+ * What a person reads for a failure without an answer from the service: the plain words of
+ * its code (a request's own text names endpoints and socket codes), else the message as it is.
+ */
+export function plainTransportMessage(code: string, message: string): string {
+  return code === 'NETWORK_ERROR' || code === 'TIMEOUT' ? (hintFor(code) ?? message) : message;
+}
+
 /** One line: the code, the service's message, what the code means when we know it, and the
  * action link the service gave (402 PAYMENT_REQUIRED carries `data.action_url`). */
 export function describeApiError(error: ApiError): string {

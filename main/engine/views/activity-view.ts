@@ -6,6 +6,7 @@ import type { Engine } from '../engine.ts';
 import type { JobRecord, Store } from '../store/index.ts';
 import { connectionDoc, queueDoc } from './app-status.ts';
 import { iso } from './status.ts';
+import { plainTransportMessage } from '../api/messages.ts';
 
 export function jobDoc(
   engine: Engine | null,
@@ -40,6 +41,12 @@ function waitingReason(job: JobRecord, queue: ActivityDoc['queue'] | undefined):
   if (job.state !== 'queued' && job.state !== 'retry-wait') return null;
   if (queue?.userPaused) return { code: 'PAUSED', message: 'Paused by you', until: null };
   const condition = queue?.conditions[0];
+  if (condition?.name === 'offline')
+    return {
+      code: condition.code,
+      message: 'Waiting for the connection',
+      until: condition.nextProbeAt,
+    };
   if (condition)
     return { code: condition.code, message: condition.message, until: condition.nextProbeAt };
   if (queue?.rateLimitedUntil) {
@@ -52,7 +59,9 @@ function waitingReason(job: JobRecord, queue: ActivityDoc['queue'] | undefined):
   if (job.state === 'retry-wait') {
     return {
       code: job.lastError?.code ?? 'RETRY',
-      message: job.lastError?.message ?? 'Waiting to try again',
+      message: job.lastError
+        ? plainTransportMessage(job.lastError.code, job.lastError.message)
+        : 'Waiting to try again',
       until: iso(job.nextRunAt),
     };
   }

@@ -12,6 +12,7 @@ import { brandFailureAdvice } from '../brands/index.ts';
 import { CREDITS_SPENT } from '../images/image-edit.ts';
 import { PENDING_EDIT_STATES } from '../edits/edit-doc.ts';
 import type { Engine } from '../engine.ts';
+import { plainTransportMessage } from '../api/messages.ts';
 import { brandDisplayName, queuePausedSetting, type Brand, type Store } from '../store/index.ts';
 import { readSkillProfile } from './skill-profile.ts';
 import { liveSkillDir } from './skill-view.ts';
@@ -162,7 +163,7 @@ export function queueDoc(store: Store, engine: Engine | null): QueueDoc {
     conditions: status.conditions.map((c) => ({
       name: c.name,
       code: c.code,
-      message: c.message,
+      message: plainTransportMessage(c.code, c.message),
       since: iso(c.since),
       nextProbeAt: iso(c.nextProbeAt),
     })),
@@ -175,7 +176,10 @@ export function queueDoc(store: Store, engine: Engine | null): QueueDoc {
 export function connectionDoc(engine: Engine | null): StatusDoc['connection'] {
   if (engine === null) return { online: null, since: null, message: null };
   const offline = engine.queue.status().conditions.find((c) => c.name === 'offline');
-  if (offline) return { online: false, since: iso(offline.since), message: offline.message };
+  if (offline) {
+    const message = plainTransportMessage(offline.code, offline.message);
+    return { online: false, since: iso(offline.since), message };
+  }
   const brandsAt = engine.store.syncState.get('brands', '').lastRefreshAt;
   return { online: brandsAt === null ? null : true, since: iso(brandsAt), message: null };
 }
