@@ -186,6 +186,9 @@ describe.skipIf(chromiumMissing !== null)(
           timeout: 15_000,
         })
         .toBe(true);
+      // The sidebar agrees with its noun, and warns.
+      const badge = page.getByRole('button', { name: 'Credits by workspace' });
+      await expect.poll(() => badge.textContent()).toMatch(/^\s*1\s+credit\s+Low\s*$/);
       await screenshot(page, 'image-edit-short');
     });
 
