@@ -1,7 +1,6 @@
 // What a newcomer does first, as the real bin: `demo` prints the window's URL; Chromium opens
 // it and sees the brands and the credits; a file written into a brand folder on disk shows in
 // the page, uploading then uploaded, without a reload (the event stream carries it).
-import { spawn } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -9,7 +8,7 @@ import type { Browser } from '@playwright/test';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { makePng } from '../folders/fixtures.ts';
 import { chromiumMissing, launchChromium } from '../support/chromium.ts';
-import { BIN } from '../support/run-cli.ts';
+import { startCli } from '../support/run-cli.ts';
 
 let dir: string;
 let browser: Browser | undefined;
@@ -27,22 +26,18 @@ describe.skipIf(chromiumMissing !== null)(`demo in Chromium ${chromiumMissing ??
     { timeout: 90_000 },
     async () => {
       const root = path.join(dir, 'root');
-      const child = spawn(
-        process.execPath,
-        [BIN, '--data-dir', path.join(dir, 'data'), '--root', root, 'demo', '--port', '0'],
-        { env: { PATH: process.env.PATH, HOME: dir } },
+      const child = startCli(
+        ['--data-dir', path.join(dir, 'data'), '--root', root, 'demo', '--port', '0'],
+        { HOME: dir },
       );
-      let stdout = '';
-      child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-      const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
       try {
         const end = Date.now() + 30_000;
-        while (!/^http:\/\/127\.0\.0\.1:\d+\/\?token=\S+$/m.test(stdout)) {
-          if (Date.now() > end) throw new Error(`no URL printed:\n${stdout}`);
+        while (!/^http:\/\/127\.0\.0\.1:\d+\/\?token=\S+$/m.test(child.stdout)) {
+          if (Date.now() > end) throw new Error(`no URL printed:\n${child.stdout}`);
           await new Promise((resolve) => setTimeout(resolve, 50));
         }
         const url = (
-          /^http:\/\/127\.0\.0\.1:\d+\/\?token=\S+$/m.exec(stdout) as RegExpExecArray
+          /^http:\/\/127\.0\.0\.1:\d+\/\?token=\S+$/m.exec(child.stdout) as RegExpExecArray
         )[0];
 
         browser = await launchChromium();
@@ -79,7 +74,7 @@ describe.skipIf(chromiumMissing !== null)(`demo in Chromium ${chromiumMissing ??
         expect(errors).toEqual([]);
       } finally {
         child.kill('SIGINT');
-        await exited;
+        await child.exited;
       }
     },
   );

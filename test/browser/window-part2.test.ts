@@ -7,7 +7,7 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { afterEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { AppRuntime } from '../../main/engine/app/app-runtime.ts';
 import { startHeadlessHost } from '../../main/headless/index.ts';
 import { startSimulator } from '../../simulator/index.ts';
@@ -20,23 +20,14 @@ import {
   expectAccessible,
   openWindow,
   screenshot,
-  type Window,
 } from './window-harness.ts';
-
-let win: Window | undefined;
-afterEach(async () => {
-  const errors = win?.errors ?? [];
-  await win?.close();
-  win = undefined;
-  expect(errors).toEqual([]);
-});
 
 describe.skipIf(chromiumMissing !== null)(
   `window part 2 ${chromiumMissing ?? ''}`,
   { timeout: 120_000 },
   () => {
     test('Brand Edits: a change set shown exactly; apply, discard, a question answered; stale and conflict explained', async () => {
-      win = await openWindow({ simulator: { durations: { editPrepareMs: 300 } } });
+      const win = await openWindow({ simulator: { durations: { editPrepareMs: 300 } } });
       const { page, bridge } = win;
       const northwind = await brandId(bridge, 'Northwind Coffee');
       const control = bridge.sim.control;
@@ -136,7 +127,7 @@ describe.skipIf(chromiumMissing !== null)(
     });
 
     test('image edit: the cost before sending, the result beside the original; content rules, 4K and credits explained', async () => {
-      win = await openWindow({ simulator: { durations: { imageMs: 300 } } });
+      const win = await openWindow({ simulator: { durations: { imageMs: 300 } } });
       const { page, bridge } = win;
       const northwind = await brandId(bridge, 'Northwind Coffee');
       await page.goto(`${bridge.host.origin}/#/brand/${northwind}/library`);
@@ -193,7 +184,7 @@ describe.skipIf(chromiumMissing !== null)(
     });
 
     test('credits: every workspace, unlimited said as such, and what recent actions cost', async () => {
-      win = await openWindow({ simulator: { durations: { imageMs: 200 } } });
+      const win = await openWindow({ simulator: { durations: { imageMs: 200 } } });
       const { page, bridge } = win;
       const northwind = await brandId(bridge, 'Northwind Coffee');
       bridge.sim.control.addWorkspace({ name: 'Open Studio', unlimited: true });
@@ -219,7 +210,7 @@ describe.skipIf(chromiumMissing !== null)(
     });
 
     test('activity: paused by you, the service asking to wait until a time, a failed upload retried, offline', async () => {
-      win = await openWindow();
+      const win = await openWindow();
       const { page, bridge } = win;
       const control = bridge.sim.control;
       await page.goto(`${bridge.host.origin}/#/activity`);
@@ -276,7 +267,7 @@ describe.skipIf(chromiumMissing !== null)(
     });
 
     test('activity offline: what waits, and since when', async () => {
-      win = await openWindow();
+      const win = await openWindow();
       const { page, bridge } = win;
       await page.goto(`${bridge.host.origin}/#/activity`);
       await page.getByRole('heading', { name: 'Done recently' }).waitFor();
@@ -378,7 +369,7 @@ describe.skipIf(chromiumMissing !== null)(
     });
 
     test('a revoked key: a clear screen, how to sign in again, nothing mirrored deleted', async () => {
-      win = await openWindow();
+      const win = await openWindow();
       const { page, bridge } = win;
       await page.getByRole('heading', { name: 'Northwind Coffee' }).waitFor();
       await expect

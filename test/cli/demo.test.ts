@@ -2,13 +2,12 @@
 // command that reaches it from another terminal (which works exactly as printed), sample
 // brands get folders, a ready brand's Brand Skill lands on disk, a dropped image is uploaded,
 // a second demo on the same folders points to the first, and Ctrl-C stops it cleanly.
-import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, expect, test } from 'vitest';
-import { BIN, runCli } from '../support/run-cli.ts';
+import { runCli, startCli } from '../support/run-cli.ts';
 import { makePng } from '../folders/fixtures.ts';
 
 let dir: string;
@@ -29,19 +28,13 @@ async function until(check: () => boolean, what: string, ms = 20_000): Promise<v
 
 test('demo syncs the sample brands, uploads a dropped image, and stops on SIGINT', async () => {
   const root = path.join(dir, 'root');
-  const child = spawn(
-    process.execPath,
-    [BIN, '--data-dir', path.join(dir, 'data'), '--root', root, 'demo', '--port', '0'],
-    { env: { PATH: process.env.PATH, HOME: dir } },
+  const child = startCli(
+    ['--data-dir', path.join(dir, 'data'), '--root', root, 'demo', '--port', '0'],
+    { HOME: dir },
   );
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-  child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-  const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
   try {
-    await until(() => stdout.includes('npx brand-sync status'), 'the demo to start');
-    const lines = stdout.split('\n');
+    await until(() => child.stdout.includes('npx brand-sync status'), 'the demo to start');
+    const lines = child.stdout.split('\n');
     expect(lines[0]).toBe('Brand Sync is running. Open this URL in a browser on this computer:');
     expect(lines[1]).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]+$/);
     // The printed export line, exactly as printed, reaches this demo from another process.
@@ -67,14 +60,14 @@ test('demo syncs the sample brands, uploads a dropped image, and stops on SIGINT
     );
     await writeFile(path.join(root, 'Northwind Coffee', 'shelf.png'), makePng({ seed: 7 }));
     await until(
-      () => /done: file Northwind Coffee\/shelf\.png/.test(stderr),
+      () => /done: file Northwind Coffee\/shelf\.png/.test(child.stderr),
       'the dropped image’s upload',
     );
   } finally {
     child.kill('SIGINT');
   }
-  expect(await exited).toBe(0);
-  expect(stderr).toContain('Stopped.');
-  expect(stderr).not.toMatch(/demo-[0-9a-f]{32}/);
-  expect(stderr).not.toMatch(/\n\s+at /);
+  expect(await child.exited).toBe(0);
+  expect(child.stderr).toContain('Stopped.');
+  expect(child.stderr).not.toMatch(/demo-[0-9a-f]{32}/);
+  expect(child.stderr).not.toMatch(/\n\s+at /);
 });

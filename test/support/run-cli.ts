@@ -35,6 +35,43 @@ export function runCli(
   });
 }
 
+/** The bin running in the background: its output so far, and its exit code once it ends. */
+export interface CliChild {
+  readonly stdout: string;
+  readonly stderr: string;
+  /** Null while it runs. */
+  readonly exitCode: number | null;
+  readonly exited: Promise<number | null>;
+  kill(signal: NodeJS.Signals): void;
+}
+
+export function startCli(
+  args: readonly string[],
+  env: Record<string, string | undefined>,
+): CliChild {
+  const child = spawn(process.execPath, [BIN, ...args], {
+    env: { PATH: process.env.PATH, ...env },
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+  child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+  const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+  return {
+    get stdout() {
+      return stdout;
+    },
+    get stderr() {
+      return stderr;
+    },
+    get exitCode() {
+      return child.exitCode;
+    },
+    exited,
+    kill: (signal) => void child.kill(signal),
+  };
+}
+
 /**
  * Runs `brand-sync run` until `during` is done (it starts once run says it is running), then
  * stops it with SIGTERM, as a user's Ctrl-C or a service manager would.
@@ -44,23 +81,21 @@ export async function whileRunning(
   during: () => Promise<void>,
   args: readonly string[] = [],
 ): Promise<CliRun> {
-  const child = spawn(process.execPath, [BIN, 'run', ...args], {
-    env: { PATH: process.env.PATH, ...env },
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-  child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-  const exit = new Promise<number | null>((resolve) => child.on('close', resolve));
+  const child = startCli(['run', ...args], env);
   try {
     // "Brand Sync is running" on stderr, or its event as a JSON line with --json.
-    for (let i = 0; !/Brand Sync is running|"type":"running"/.test(stderr + stdout); i++) {
-      if (child.exitCode !== null || i > 1500) throw new Error(`run did not start: ${stderr}`);
+    for (
+      let i = 0;
+      !/Brand Sync is running|"type":"running"/.test(child.stderr + child.stdout);
+      i++
+    ) {
+      if (child.exitCode !== null || i > 1500)
+        throw new Error(`run did not start: ${child.stderr}`);
       await new Promise((r) => setTimeout(r, 20));
     }
     await during();
   } finally {
     child.kill('SIGTERM');
   }
-  return { code: await exit, stdout, stderr };
+  return { code: await child.exited, stdout: child.stdout, stderr: child.stderr };
 }
