@@ -14,32 +14,28 @@ const MARK = `
   <path d="M22.6 6.4v3.8h-3.8M9.4 25.6v-3.8h3.8" fill="none" stroke="#fff" stroke-width="2.4" stroke-linecap="round" stroke-linejoin="round"/>`;
 const svg = (size: number, body: string) =>
   `<svg xmlns="http://www.w3.org/2000/svg" width="${size}" height="${size}" viewBox="0 0 32 32">${body}</svg>`;
-const appIcon = `<rect width="32" height="32" rx="8" fill="#4f46e5"/>${MARK}`;
 
-/** A badge in the lower right corner, cut out of the mark by a transparent ring. */
-const badge = (fill: string, glyph: string): string => `
+const ACCENT = '#4f46e5';
+const GREY = '#71717a';
+const WHITE = 'fill="#fff"';
+const tile = (fill: string): string =>
+  `<rect width="32" height="32" rx="8" fill="${fill}"/>${MARK}`;
+const DOT = `<circle cx="25" cy="25" r="2.6" ${WHITE}/>`;
+const BARS = `<rect x="22" y="21.5" width="2.2" height="7" ${WHITE}/><rect x="25.8" y="21.5" width="2.2" height="7" ${WHITE}/>`;
+const BANG = `<rect x="23.9" y="20.5" width="2.2" height="5.6" rx="1" ${WHITE}/><circle cx="25" cy="28.6" r="1.3" ${WHITE}/>`;
+
+/** The mark on `base`, with a badge in the lower right corner cut out by a transparent ring. */
+const badged = (base: string, fill: string, glyph: string): string => `
   <mask id="cut"><rect width="32" height="32" fill="#fff"/><circle cx="25" cy="25" r="9" fill="#000"/></mask>
-  <g mask="url(#cut)"><rect width="32" height="32" rx="8" fill="BASE"/>${MARK}</g>
+  <g mask="url(#cut)">${tile(base)}</g>
   <circle cx="25" cy="25" r="7" fill="${fill}"/>${glyph}`;
 const TRAY: Record<TrayKind, string> = {
-  'in-sync': appIcon,
-  syncing: badge('#0284c7', '<circle cx="25" cy="25" r="2.6" fill="#fff"/>').replace(
-    'BASE',
-    '#4f46e5',
-  ),
-  paused: badge(
-    '#52525b',
-    '<rect x="22" y="21.5" width="2.2" height="7" fill="#fff"/><rect x="25.8" y="21.5" width="2.2" height="7" fill="#fff"/>',
-  ).replace('BASE', '#4f46e5'),
-  offline: `<rect width="32" height="32" rx="8" fill="#71717a"/>${MARK}`,
-  'needs-you': badge(
-    '#d97706',
-    '<rect x="23.9" y="20.5" width="2.2" height="5.6" rx="1" fill="#fff"/><circle cx="25" cy="28.6" r="1.3" fill="#fff"/>',
-  ).replace('BASE', '#4f46e5'),
-  'signed-out': badge(
-    '#d97706',
-    '<rect x="23.9" y="20.5" width="2.2" height="5.6" rx="1" fill="#fff"/><circle cx="25" cy="28.6" r="1.3" fill="#fff"/>',
-  ).replace('BASE', '#71717a'),
+  'in-sync': tile(ACCENT),
+  syncing: badged(ACCENT, '#0284c7', DOT),
+  paused: badged(ACCENT, '#52525b', BARS),
+  offline: tile(GREY),
+  'needs-you': badged(ACCENT, '#d97706', BANG),
+  'signed-out': badged(GREY, '#d97706', BANG),
 };
 
 const browser = await chromium.launch({
@@ -58,7 +54,7 @@ try {
     await page.close();
   };
   for (const size of SIZES) {
-    await draw(size, appIcon, path.join('build/icons', `${size}x${size}.png`));
+    await draw(size, tile(ACCENT), path.join('build/icons', `${size}x${size}.png`));
   }
   for (const kind of TRAY_KINDS) {
     const file = path.join('renderer/public', trayIconPath(kind));
