@@ -9,7 +9,7 @@ import type {
   Output,
   Result,
 } from '../../../../contract/index.ts';
-import type { BridgeTransport } from './transport.ts';
+import { filePath, type BridgeTransport } from './transport.ts';
 
 export class HttpTransport implements BridgeTransport {
   readonly host = 'browser' as const;
@@ -73,8 +73,6 @@ export class HttpTransport implements BridgeTransport {
   }
 
   fileUrl(ref: FileRef): string {
-    const path = ref.path.split('/').map(encodeURIComponent).join('/');
-    if (ref.area === 'media') return `${this.#base}/files/media/${encodeURIComponent(ref.path)}`;
-    return `${this.#base}/files/${ref.area}/${encodeURIComponent(ref.brandId)}/${path}`;
+    return `${this.#base}${filePath(ref)}`;
   }
 }

@@ -10,7 +10,7 @@ import type {
 } from '../../../../contract/index.ts';
 // The name list alone: the contract's index would bring zod (and its eval probe) into the page.
 import { PRELOAD_GLOBAL } from '../../../../contract/channel-names.ts';
-import type { BridgeTransport } from './transport.ts';
+import { filePath, type BridgeTransport } from './transport.ts';
 
 type PreloadApi = Record<ChannelName, (input: unknown) => Promise<unknown>> & {
   subscribe(listener: (event: unknown) => void): () => void;
@@ -56,8 +56,6 @@ export class IpcTransport implements BridgeTransport {
   }
 
   fileUrl(ref: FileRef): string {
-    const path = ref.path.split('/').map(encodeURIComponent).join('/');
-    if (ref.area === 'media') return `/files/media/${encodeURIComponent(ref.path)}`;
-    return `/files/${ref.area}/${encodeURIComponent(ref.brandId)}/${path}`;
+    return filePath(ref);
   }
 }

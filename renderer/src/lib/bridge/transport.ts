@@ -22,3 +22,13 @@ export interface BridgeTransport {
   /** A URL the window can put in <img src> or <a href> for a file of the engine. */
   fileUrl(ref: FileRef): string;
 }
+
+/**
+ * Where both hosts serve a file of the engine, below their origin: `/files/media/<id>`, or
+ * `/files/<area>/<brand>/<path>` with each segment encoded.
+ */
+export function filePath(ref: FileRef): string {
+  if (ref.area === 'media') return `/files/media/${encodeURIComponent(ref.path)}`;
+  const path = ref.path.split('/').map(encodeURIComponent).join('/');
+  return `/files/${ref.area}/${encodeURIComponent(ref.brandId)}/${path}`;
+}
