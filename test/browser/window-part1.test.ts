@@ -89,6 +89,32 @@ describe.skipIf(chromiumMissing !== null)(
       await dialog.getByRole('button', { name: 'Create brand' }).click();
       await dialog.getByText('could not be created').waitFor({ timeout: 20_000 });
       await screenshot(page, 'create-brand-failed');
+      await page.keyboard.press('Escape');
+
+      // A very long name ellipsises in the sidebar and the page header; nothing scrolls
+      // sideways, and opening it keeps the other brands in view.
+      const long =
+        'The Extraordinarily Long-Named Heritage Coffee Roasters & Bakery Collective of Northern Europe';
+      const seeded = await win.bridge.sim.control.seedBrand({ name: long, status: 'ready' });
+      await win.bridge.ok('syncNow');
+      const sidebarLink = page.locator('.sidebar').getByRole('link', { name: long });
+      await sidebarLink.waitFor({ timeout: 15_000 });
+      await sidebarLink.click();
+      await page.getByRole('heading', { name: long }).waitFor();
+      const overflow = (selector: string) =>
+        page
+          .locator(selector)
+          .first()
+          .evaluate((el) => ({ scroll: el.scrollWidth, client: el.clientWidth }));
+      const list = await overflow('.sidebar .brands');
+      expect(list.scroll).toBeLessThanOrEqual(list.client);
+      const name = await overflow(`.sidebar a[href^="#/brand/${seeded.id}/"] .name`);
+      expect(name.scroll).toBeGreaterThan(name.client);
+      const other = await page
+        .locator('.sidebar')
+        .getByRole('link', { name: 'Northwind Coffee' })
+        .boundingBox();
+      expect(other?.x).toBeGreaterThanOrEqual(0);
     });
 
     test('a brand: Library filters, search and details; Brand Skill swatches and markdown; Files from disk to uploaded; offline', async () => {
