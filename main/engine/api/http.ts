@@ -333,6 +333,45 @@ export function createHttp(options: HttpOptions): Http {
     return { ok: true, value: result.data.data as Output<S> };
   }
 
+  /**
+   * One send in its turn of the pacer, through the open gate. The turn is given back however
+   * the send ends, after a 429 has closed the gate (a request woken by the release must find
+   * it closed). `refusal`: this call's count of 429s should this one be one (the backoff of a
+   * `Retry-After` of 0).
+   */
+  async function sendInTurn<S extends z.ZodType | null>(
+    spec: CallSpec<S>,
+    signal: AbortSignal | undefined,
+    fresh: FreshBody | undefined,
+    freshSocket: boolean,
+    refusal: number,
+  ): Promise<Awaited<ReturnType<typeof sendOnce<S>>> | 'gate-closed'> {
+    const release = await pacer
+      .turn(signal, { holds: spec.extraTimeoutMs !== undefined })
+      .catch(() => {
+        throw abortedError(spec.endpoint);
+      });
+    try {
+      await gate.wait(signal).catch(() => {
+        throw abortedError(spec.endpoint);
+      });
+      if (gate.pausedUntil !== undefined) return 'gate-closed';
+      noteSend(spec);
+      const result = await sendOnce(spec, signal, fresh, freshSocket);
+      if (result.ok) pacer.succeeded();
+      else if (result.error.kind === 'rate-limited') {
+        pacer.refused();
+        const after = result.error.retryAfterMs;
+        // `0` or a date already past: a short wait with jitter, never back-to-back resends.
+        if (after !== undefined)
+          gate.pauseUntil(clock.now() + (after > 0 ? after : backoff(refusal)));
+      }
+      return result;
+    } finally {
+      release();
+    }
+  }
+
   async function call<S extends z.ZodType | null>(spec: CallSpec<S>): Promise<Output<S>> {
     const signal = signalFor(spec.signal);
     let failures = 0;
@@ -346,45 +385,10 @@ export function createHttp(options: HttpOptions): Http {
       // The body first (a local problem, such as a file gone, is its own ApiError); then
       // nothing awaits between the open gate and the send, so no request slips into a pause.
       const fresh = spec.body ? await spec.body() : undefined;
-      const release = await pacer
-        .turn(signal, { holds: spec.extraTimeoutMs !== undefined })
-        .catch(() => {
-          throw abortedError(spec.endpoint);
-        });
-      // The turn taken is given back however this send ends, or if it never leaves.
-      await gate.wait(signal).catch(() => {
-        release();
-        throw abortedError(spec.endpoint);
-      });
-      if (gate.pausedUntil !== undefined) {
-        release();
-        continue; // closed again while this call woke up
-      }
-      noteSend(spec);
-      let result: Awaited<ReturnType<typeof sendOnce<S>>>;
-      try {
-        result = await sendOnce(spec, signal, fresh, freshSocket);
-      } catch (error) {
-        release();
-        throw error;
-      }
-      if (result.ok) {
-        pacer.succeeded();
-        release();
-        return result.value;
-      }
+      const result = await sendInTurn(spec, signal, fresh, freshSocket, rateLimited + 1);
+      if (result === 'gate-closed') continue; // closed again while this call woke up
+      if (result.ok) return result.value;
       const error = result.error;
-      if (error.kind === 'rate-limited') {
-        pacer.refused();
-        rateLimited++;
-        if (error.retryAfterMs !== undefined) {
-          // `0` or a date already past: a short wait with jitter, never back-to-back resends.
-          const wait = error.retryAfterMs > 0 ? error.retryAfterMs : backoff(rateLimited);
-          gate.pauseUntil(clock.now() + wait);
-        }
-      }
-      // Given back once the pause is set: a request woken by it must find the gate closed.
-      release();
       if (error.kind === 'aborted') throw error;
       // A pooled connection that had closed, and nothing of the request left: at once again,
       // on a connection of its own, not counted as a failure (once; then the rules below).
@@ -393,6 +397,7 @@ export function createHttp(options: HttpOptions): Http {
         continue;
       }
       if (error.kind === 'rate-limited') {
+        rateLimited++;
         if (rateLimited > retry.rateLimitedLimit) throw error;
         // Without Retry-After: this call backs off on its own; the gate stays open.
         if (error.retryAfterMs === undefined) await sleep(backoff(rateLimited), signal, spec);
