@@ -58,11 +58,24 @@ export async function openWindow(
   return { bridge, browser, page, errors };
 }
 
+/**
+ * Sets the OS's colour scheme and waits until the window shows it (`data-theme`), or until it
+ * is known to keep a theme chosen in its settings: never a fixed wait that a loaded machine
+ * outlasts.
+ */
+async function useScheme(page: Page, scheme: 'light' | 'dark'): Promise<void> {
+  await page.emulateMedia({ colorScheme: scheme });
+  await page.waitForFunction((wanted) => {
+    const { theme, themeSetting } = document.documentElement.dataset;
+    if (themeSetting === undefined) return false;
+    return themeSetting !== 'system' || theme === wanted;
+  }, scheme);
+}
+
 /** No serious or critical axe violation on the screen as it is now, in light and in dark. */
 export async function expectAccessible(page: Page, screen: string): Promise<void> {
   for (const scheme of ['light', 'dark'] as const) {
-    await page.emulateMedia({ colorScheme: scheme });
-    await page.waitForTimeout(50);
+    await useScheme(page, scheme);
     const result = await new AxeBuilder({ page }).analyze();
     const bad = result.violations
       .filter((v) => v.impact === 'serious' || v.impact === 'critical')
@@ -75,7 +88,11 @@ export async function expectAccessible(page: Page, screen: string): Promise<void
       );
     expect(bad).toEqual([]);
   }
-  await page.emulateMedia({ colorScheme: 'light' });
+  expect(
+    await unreachableScrollBoxes(page),
+    `${screen}: scrolling boxes keys cannot reach`,
+  ).toEqual([]);
+  await useScheme(page, 'light');
 }
 
 /**
@@ -93,13 +110,12 @@ export async function screenshot(
   const shots: ['light' | 'dark', string][] = [['light', name]];
   if (options.dark) shots.push(['dark', `${name}-dark`]);
   for (const [scheme, file] of shots) {
-    await page.emulateMedia({ colorScheme: scheme });
-    await page.waitForTimeout(100);
+    await useScheme(page, scheme);
     for (const dir of targets) {
       await page.screenshot({ path: path.join(dir, `${file}.png`), ...(style ? { style } : {}) });
     }
   }
-  await page.emulateMedia({ colorScheme: 'light' });
+  await useScheme(page, 'light');
 }
 
 /** The ID of a demo brand by name. */
@@ -108,4 +124,23 @@ export async function brandId(bridge: Bridge, name: string): Promise<string> {
   const brand = (status.brands as { id: string; name: string }[]).find((b) => b.name === name);
   if (!brand) throw new Error(`no brand named ${name}`);
   return brand.id;
+}
+
+/**
+ * Boxes that scroll when their content is long (overflow auto or scroll) and are not focusable
+ * themselves. axe flags such a box only when it overflows and holds nothing focusable at that
+ * moment (a queued job's Cancel button comes and goes with the machine's speed); this asks it
+ * of every box that could scroll, whatever its content now. Dialogs are exempt: they take focus.
+ */
+function unreachableScrollBoxes(page: Page): Promise<string[]> {
+  return page.evaluate(() =>
+    [...document.querySelectorAll<HTMLElement>('body *')]
+      .filter((el) => {
+        const style = getComputedStyle(el);
+        if (!/auto|scroll/.test(`${style.overflowX} ${style.overflowY}`)) return false;
+        if (style.display === 'none' || el.tabIndex >= 0) return false;
+        return !/^(dialog|alertdialog)$/.test(el.getAttribute('role') ?? '');
+      })
+      .map((el) => `${el.tagName.toLowerCase()}.${[...el.classList].join('.')}`),
+  );
 }

@@ -127,8 +127,13 @@ describe.skipIf(chromiumMissing !== null)(
     });
 
     test('image edit: the cost before sending, the result beside the original; content rules, 4K and credits explained', async () => {
-      const win = await openWindow({ simulator: { durations: { imageMs: 300 } } });
+      // The service's clock moves only when the test says, so the edit is seen between
+      // `pending` and its end (in `generating`, a status the interface never named) every run.
+      const win = await openWindow({
+        simulator: { manualClock: true, durations: { imageMs: 300 } },
+      });
       const { page, bridge } = win;
+      const control = bridge.sim.control;
       const northwind = await brandId(bridge, 'Northwind Coffee');
       await page.goto(`${bridge.host.origin}/#/brand/${northwind}/library`);
       await page.getByRole('searchbox', { name: 'Search the Library' }).fill('latte');
@@ -150,12 +155,25 @@ describe.skipIf(chromiumMissing !== null)(
       expect(
         ((await sent).postDataJSON() as { referenceIds?: string[] }).referenceIds,
       ).toHaveLength(2);
+      // Still running in a status the interface never named: the dialog keeps following.
+      const seenGenerating = page.waitForResponse(
+        async (r) =>
+          r.url().endsWith('/api/image') &&
+          ((await r.json()) as { data?: { status?: string } }).data?.status === 'generating',
+      );
+      await control.advance(150);
+      await seenGenerating;
+      await dialog.getByText('Editing… this takes a little while.').waitFor();
+      await control.advance(150);
       await dialog.getByRole('img', { name: 'Edited result' }).waitFor({ timeout: 20_000 });
       await expectAccessible(page, 'image-edit');
       await screenshot(page, 'image-edit', { dark: true });
 
       await dialog.getByLabel('Prompt').fill('Something unsafe');
+      const unsafe = page.waitForResponse((r) => r.url().endsWith('/api/imageEdit'));
       await dialog.getByRole('button', { name: 'Edit for 1 credit' }).click();
+      await unsafe;
+      await control.advance(300);
       await dialog
         .getByText(/declined this edit under its content rules/)
         .waitFor({ timeout: 20_000 });
