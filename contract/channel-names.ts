@@ -16,6 +16,7 @@ export const CHANNEL_NAMES = [
   'activity',
   'settings',
   'image',
+  'imageEdits',
   'imageEditQuote',
   'signIn',
   'signOut',
@@ -35,6 +36,7 @@ export const CHANNEL_NAMES = [
   'updateSettings',
   'clearMediaCache',
   'addFiles',
+  'forgetBrand',
   'openFolder',
 ] as const;
 

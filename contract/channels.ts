@@ -11,6 +11,7 @@ import {
   exportOutcomeDoc,
   filesDoc,
   imageDoc,
+  imageEditDoc,
   imageEditQuoteDoc,
   jobDoc,
   libraryItemDoc,
@@ -111,6 +112,11 @@ export const queries = {
   ),
   settings: channel(none, settingsDoc, 'the settings'),
   image: channel(z.object({ imageId: uuid }).strict(), imageDoc, 'one image and its status'),
+  imageEdits: channel(
+    z.object({ brandId: brand.optional() }).strict(),
+    z.object({ edits: z.array(imageEditDoc) }),
+    'the image edits started here, newest first: running ones and the last finished',
+  ),
   imageEditQuote: channel(
     z.object({ brandId: brand, size: z.string().trim().min(1).max(10) }).strict(),
     imageEditQuoteDoc,
@@ -208,8 +214,8 @@ export const commands = {
         referenceIds: z.array(uuid).max(50).optional(),
       })
       .strict(),
-    z.object({ imageId: z.string(), status: z.string(), cost: z.number() }),
-    'edit a Library image with a prompt (costs credits: see imageEditQuote)',
+    imageEditDoc,
+    'edit a Library image with a prompt (costs credits: see imageEditQuote); the engine follows it to its end',
   ),
   retryJob: channel(
     z.object({ jobId: z.number().int().min(1) }).strict(),
@@ -249,6 +255,11 @@ export const commands = {
       .strict(),
     z.object({ added: z.array(z.object({ name: z.string(), path: z.string() })) }),
     "copy files dropped onto the window into the brand's folder (the folder stays the source of truth)",
+  ),
+  forgetBrand: channel(
+    z.object({ brandId: brand }).strict(),
+    z.object({ id: z.string(), folderKept: z.string().nullable() }),
+    'forget a brand removed on the service (its folder stays on disk)',
   ),
   openFolder: channel(
     z.object({ brandId: brand.optional() }).strict(),

@@ -9,6 +9,8 @@ export const notificationKinds = [
   'brand-failed',
   'upload-failed',
   'signed-out',
+  'image-edited',
+  'image-edit-failed',
 ] as const;
 
 export const bridgeEvent = z.discriminatedUnion('type', [
@@ -22,7 +24,23 @@ export const bridgeEvent = z.discriminatedUnion('type', [
     progress: z.object({ done: z.number(), total: z.number().nullable() }).nullable(),
   }),
   z.object({ type: z.literal('files'), brandId: z.string().nullable() }),
-  z.object({ type: z.literal('library'), brandId: z.string() }),
+  z.object({
+    type: z.literal('library'),
+    brandId: z.string(),
+    /** Items new to the mirror, to add in place; absent: read the Library again. */
+    added: z.array(z.string()).optional(),
+    /** Items changed or removed that are not named: more than 0 means read the Library again. */
+    changed: z.number().optional(),
+  }),
+  /** An image edit the engine follows moved; `finished` once completed or failed. */
+  z.object({
+    type: z.literal('image'),
+    imageId: z.string(),
+    brandId: z.string(),
+    sourceImageId: z.string(),
+    status: z.string(),
+    finished: z.boolean(),
+  }),
   z.object({ type: z.literal('skill'), brandId: z.string() }),
   z.object({ type: z.literal('edits'), brandId: z.string() }),
   z.object({ type: z.literal('credits') }),

@@ -383,6 +383,26 @@ export const imageDoc = z
   })
   .loose();
 
+/** An image edit the engine started and follows (or followed) to its end. */
+export const imageEditDoc = z.object({
+  imageId: z.string(),
+  brandId: z.string(),
+  sourceImageId: z.string(),
+  prompt: z.string(),
+  size: z.string(),
+  cost: z.number(),
+  /** The service's status as sent; only completed and failed are finished. */
+  status: z.string(),
+  finished: z.boolean(),
+  failureReason: z.string().nullable(),
+  advice: z.string().nullable(),
+  startedAt: iso,
+  finishedAt: iso,
+  /** The result, from the media cache, once completed. */
+  file: fileRef.nullable(),
+});
+export type ImageEditDoc = z.infer<typeof imageEditDoc>;
+
 export const imageEditQuoteDoc = z.object({
   cost: z.number(),
   workspace: z.object({ id: z.string().nullable(), name: z.string().nullable() }).nullable(),

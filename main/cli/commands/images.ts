@@ -10,12 +10,15 @@ import {
   IMAGE_SIZES,
   imageFailureAdvice,
   ImageEditRefused,
+  isImageFinished,
+  imageEditsOf,
   planImageEdit,
-  startImageEdit,
   workspaceLabel,
+  type ImageEditState,
   type ImageModel,
   type ImageSize,
 } from '../../engine/images/index.ts';
+import { Follower } from '../../engine/follow/follower.ts';
 import { action, type CliDeps } from '../action.ts';
 import type { CliContext } from '../context.ts';
 import { withEngine } from '../engine.ts';
@@ -112,12 +115,29 @@ function imageLines(image: Image): string[] {
   ];
 }
 
+/** Until completed or failed: any other status, known or not, is still running. */
 async function follow(ctx: CliContext, id: string): Promise<Image> {
   ctx.output.note(`Waiting for image ${id}…`);
-  return ctx.client().waitForImage(id, {
-    signal: ctx.signal,
-    onUpdate: (image) => ctx.output.note(`  still ${image.status}…`),
-  });
+  const client = ctx.client();
+  const follower = new Follower();
+  const stop = () => follower.stop();
+  ctx.signal.addEventListener('abort', stop, { once: true });
+  try {
+    const image = await follower.follow<Image>({
+      key: id,
+      longPoll: true,
+      look: ({ wait, signal }) => client.getImage(id, { wait, signal }),
+      settled: (image) => isImageFinished(image.status),
+      stateOf: (image) => image.status,
+      changed: (image) => {
+        if (!isImageFinished(image.status)) ctx.output.note(`  still ${image.status}…`);
+      },
+    });
+    // Stopped, or gone: one plain look says which (and fails the command when gone).
+    return image ?? (await client.getImage(id, { signal: ctx.signal }));
+  } finally {
+    ctx.signal.removeEventListener('abort', stop);
+  }
 }
 
 /** After a wait: a failed image fails the command, with its advice. */
@@ -180,7 +200,10 @@ async function editImage(ctx: CliContext, command: Command): Promise<ExitCode> {
           ? `${workspaceLabel(plan.workspace)} has unlimited credits`
           : `${workspaceLabel(plan.workspace)} has ${credits(plan.credits.balance)}${plan.credits.source === 'store' ? ' (as last synced)' : ''}`;
     ctx.output.note(`This edit costs ${credits(plan.cost)} (${plan.size}); ${balance}.`);
-    const started = await startImageEdit(engine, plan, ctx.signal).catch(refused);
+    // The engine's use case: refused offline before anything is sent, then followed by the
+    // engine; its progress is the same events the window shows.
+    const edits = imageEditsOf(engine);
+    const started = await edits.start(plan, ctx.signal).catch(refused);
     const cost = {
       credits: plan.cost,
       size: plan.size,
@@ -190,13 +213,25 @@ async function editImage(ctx: CliContext, command: Command): Promise<ExitCode> {
     };
     if (!options.wait) {
       ctx.output.result(
-        { id: started.id, status: started.status ?? null, sourceImageId: id, cost },
+        { id: started.imageId, status: started.status, sourceImageId: id, cost },
         () =>
-          `Started the edit: new image ${started.id} (${started.status ?? 'pending'}). Follow it with: brand-sync images show ${started.id} --wait`,
+          `Started the edit: new image ${started.imageId} (${started.status}). Follow it with: brand-sync images show ${started.imageId} --wait`,
       );
       return EXIT.ok;
     }
-    const image = await follow(ctx, started.id);
+    ctx.output.note(`Waiting for image ${started.imageId}…`);
+    const off = engine.events.on('image:updated', ({ edit }) => {
+      if (edit.imageId === started.imageId && edit.finishedAt === null) {
+        ctx.output.note(`  still ${edit.status}…`);
+      }
+    });
+    const finished = await new Promise<ImageEditState | undefined>((resolve) => {
+      ctx.signal.addEventListener('abort', () => resolve(undefined), { once: true });
+      void edits.finished(started.imageId).then(resolve);
+    }).finally(off);
+    if (finished === undefined)
+      throw new CommandFailure('ABORTED', 'Stopped before the edit ended.');
+    const image = await ctx.client().getImage(started.imageId, { signal: ctx.signal });
     ctx.output.result({ ...imageDoc(image), sourceImageId: id, cost }, () => imageLines(image));
     return waitedExit(ctx, image);
   });

@@ -2,7 +2,13 @@
 // a plain {code, message, retryable}.
 import { CodedError } from '../coded-error.ts';
 export type AppErrorCode =
-  'NOT_SIGNED_IN' | 'NO_SERVICE' | 'NOT_FOUND' | 'INVALID_INPUT' | 'NOT_SUPPORTED' | 'AUTH_REFUSED';
+  | 'NOT_SIGNED_IN'
+  | 'NO_SERVICE'
+  | 'NOT_FOUND'
+  | 'INVALID_INPUT'
+  | 'NOT_SUPPORTED'
+  | 'AUTH_REFUSED'
+  | 'BRAND_STILL_ON_SERVICE';
 
 export class AppError extends CodedError<AppErrorCode> {
   readonly retryable: boolean;

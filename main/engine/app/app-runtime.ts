@@ -3,7 +3,7 @@
 // event stream, and the session (sign in, sign out, a new sync root or service: the engine
 // is closed and opened again, its queue kept). No UI and no transport here.
 import { createApiClient, type ApiClient, type Credentials } from '../api/index.ts';
-import { followBrand } from '../brands/follow-brand.ts';
+import { BRAND_FOLLOW_FEATURE, type BrandFollowFeature } from '../brands/follow-brand.ts';
 import { Engine, type FeatureFactory } from '../engine.ts';
 import { defaultFeatures } from '../features.ts';
 import { Keychain } from '../keychain.ts';
@@ -13,6 +13,8 @@ import { AppError } from './app-errors.ts';
 import { baseUrlSetting, syncRootSetting } from './app-settings.ts';
 import { EventJournal } from './event-journal.ts';
 import { feedEvents } from './event-feed.ts';
+import { ConnectionProbe } from './connection-probe.ts';
+import { mediaFile } from './media.ts';
 
 /** Where the key lives: the OS keychain, one entry per service. */
 export interface KeyStore {
@@ -66,10 +68,10 @@ export class AppRuntime {
   readonly #keyStore: KeyStore;
   #engine: Engine | null = null;
   #stopFeed: (() => void) | null = null;
+  #probe: ConnectionProbe | null = null;
+  #offEngine: (() => void)[] = [];
   #session: SessionState = { credentials: undefined, source: null, keychainProblem: null };
   #transition: Promise<void> = Promise.resolve();
-  /** Background follows of brands under analysis; cut when the engine stops. */
-  #follows = new AbortController();
   #closed = false;
 
   private constructor(options: AppRuntimeOptions, store: Store) {
@@ -208,11 +210,9 @@ export class AppRuntime {
 
   /** Follows a brand created here until it settles (the window shows its end at once). */
   followBrand(brandId: string): void {
-    const engine = this.#engine;
-    if (engine === null) return;
-    followBrand(engine, brandId, this.#follows.signal).catch(() => {
-      // Cut short (stopped, offline): the next brand listing brings the outcome.
-    });
+    const feature = this.#engine?.features.find((f) => f.name === BRAND_FOLLOW_FEATURE) as
+      BrandFollowFeature | undefined;
+    feature?.follow(brandId);
   }
 
   async close(): Promise<void> {
@@ -274,6 +274,15 @@ export class AppRuntime {
     });
     this.#engine = engine;
     this.#stopFeed = feedEvents(engine, this.journal);
+    const probe = new ConnectionProbe(engine, { watched: () => this.journal.subscribers > 0 });
+    this.#probe = probe;
+    this.#offEngine = [
+      this.journal.onSubscribers(() => probe.check()),
+      // A finished image edit's result is fetched into the media cache for the window.
+      engine.events.on('image:updated', ({ edit }) => {
+        if (edit.status === 'completed') void mediaFile(this, edit.imageId);
+      }),
+    ];
     await engine.start();
   }
 
@@ -281,8 +290,10 @@ export class AppRuntime {
     const engine = this.#engine;
     if (engine === null) return;
     this.#engine = null;
-    this.#follows.abort();
-    this.#follows = new AbortController();
+    this.#probe?.stop();
+    this.#probe = null;
+    for (const off of this.#offEngine) off();
+    this.#offEngine = [];
     this.#stopFeed?.();
     this.#stopFeed = null;
     await engine.close();

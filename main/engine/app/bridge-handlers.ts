@@ -10,7 +10,14 @@ import {
   startBrandCreation,
 } from '../brands/index.ts';
 import type { SourceSpec } from '../brands/creation-request.ts';
-import { applyEdit, discardEdit, editDoc, listEdits, showEdit } from '../edits/index.ts';
+import {
+  answerEdit,
+  applyEdit,
+  discardEdit,
+  editDoc,
+  listEdits,
+  showEdit,
+} from '../edits/index.ts';
 import type { Engine } from '../engine.ts';
 import { bringSkillNow } from '../export-sync/bring-skill.ts';
 import { skillKeepVersionsSetting } from '../export-sync/index.ts';
@@ -20,9 +27,10 @@ import {
   IMAGE_SIZES,
   MAX_PROMPT,
   MAX_REFERENCES,
+  imageEditsOf,
   planImageEdit,
   quoteImageEdit,
-  startImageEdit,
+  type ImageEditState,
 } from '../images/index.ts';
 import { runJobNow, type JobRunOutcome } from '../queue/index.ts';
 import type { Brand } from '../store/index.ts';
@@ -58,6 +66,13 @@ export function createHandlers(app: AppRuntime): Handlers {
     return brand;
   };
   const engine = (): Engine => app.requireEngine();
+  /** Forgets a brand gone from the service, with what was mirrored of it; the folder stays. */
+  const forget = (brandId: string): void => {
+    store.brands.remove(brandId);
+    app.journal.push({ type: 'brand', brandId: null });
+    app.journal.push({ type: 'edits', brandId });
+    app.journal.push({ type: 'files', brandId });
+  };
 
   return {
     session: () => sessionDoc(app),
@@ -126,7 +141,25 @@ export function createHandlers(app: AppRuntime): Handlers {
     },
     activity: ({ limit }) => activityView(store, app.engine, limit),
     settings: () => settingsDoc(app),
+    imageEdits: ({ brandId }) => {
+      const e = app.engine;
+      if (e === null) return { edits: [] };
+      const id = brandId === undefined ? undefined : lookupBrand(store, brandId);
+      return { edits: imageEditsOf(e).list(id).map(imageEditDoc) };
+    },
     image: async ({ imageId }) => {
+      const known = app.engine === null ? undefined : imageEditsOf(app.engine).get(imageId);
+      if (known !== undefined) {
+        const doc = imageEditDoc(known);
+        return {
+          id: known.imageId,
+          status: known.status,
+          brandId: known.brandId,
+          url: null,
+          failureReason: known.failureReason,
+          file: doc.file,
+        };
+      }
       const image = await engine().client.getImage(imageId);
       const brandId = (image as { brandId?: string | null }).brandId ?? null;
       return {
@@ -228,6 +261,8 @@ export function createHandlers(app: AppRuntime): Handlers {
     deleteBrand: async ({ brandId }) => {
       const e = engine();
       const deleted = await deleteBrand(e, lookupBrand(store, brandId));
+      // Deleted from here: it leaves the lists at once (its folder stays on disk).
+      forget(deleted.id);
       return {
         id: deleted.id,
         name: deleted.name,
@@ -248,13 +283,12 @@ export function createHandlers(app: AppRuntime): Handlers {
     answerEdit: async (input) => {
       const e = engine();
       const id = lookupBrand(store, input.brandId);
-      const edit = await e.client.answerEdit(id, input.editId.toLowerCase(), {
+      const edit = await answerEdit(e, id, input.editId.toLowerCase(), {
         interactionId: input.interactionId.toLowerCase(),
         ...(input.text !== undefined ? { text: input.text } : {}),
         ...(input.imageIds !== undefined ? { imageIds: input.imageIds } : {}),
         ...(input.sources !== undefined ? { sources: input.sources } : {}),
       });
-      store.edits.upsert(id, edit);
       return { edit: editDoc(edit) };
     },
     imageEdit: async (input) => {
@@ -269,8 +303,7 @@ export function createHandlers(app: AppRuntime): Handlers {
         ...(input.size !== undefined ? { size: input.size as (typeof IMAGE_SIZES)[number] } : {}),
         ...(input.referenceIds !== undefined ? { referenceImageIds: input.referenceIds } : {}),
       });
-      const started = await startImageEdit(e, plan);
-      return { imageId: started.id, status: started.status ?? 'pending', cost: plan.cost };
+      return imageEditDoc(await imageEditsOf(e).start(plan));
     },
     retryJob: async ({ jobId }) => {
       const e = engine();
@@ -321,11 +354,48 @@ export function createHandlers(app: AppRuntime): Handlers {
       }
       return { added };
     },
+    forgetBrand: ({ brandId }) => {
+      const brand = brandOf(brandId);
+      if (!brand.deletedRemotely) {
+        throw new AppError(
+          'BRAND_STILL_ON_SERVICE',
+          `${brand.name ?? brand.id} still exists on the service: delete it there (or from Brand Sync) first.`,
+        );
+      }
+      forget(brand.id);
+      return {
+        id: brand.id,
+        folderKept: brand.folderName === null ? null : path.join(app.root, brand.folderName),
+      };
+    },
     openFolder: async ({ brandId }) => {
       const target = brandId === undefined ? app.root : brandFolder(app.root, brandOf(brandId));
       if (app.host.openPath === undefined) return { path: target, opened: false };
       return { path: target, opened: await app.host.openPath(target) };
     },
+  };
+}
+
+function imageEditDoc(edit: ImageEditState) {
+  const finished = edit.status === 'completed' || edit.status === 'failed';
+  return {
+    imageId: edit.imageId,
+    brandId: edit.brandId,
+    sourceImageId: edit.sourceImageId,
+    prompt: edit.prompt,
+    size: edit.size,
+    cost: edit.cost,
+    status: edit.status,
+    finished,
+    failureReason: edit.failureReason,
+    advice: edit.advice,
+    startedAt: new Date(edit.startedAt).toISOString(),
+    finishedAt: edit.finishedAt === null ? null : new Date(edit.finishedAt).toISOString(),
+    // The result shows from the cache (the CSP allows no remote image).
+    file:
+      edit.status === 'completed'
+        ? { area: 'media' as const, brandId: edit.brandId, path: edit.imageId }
+        : null,
   };
 }
 

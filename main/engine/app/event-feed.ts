@@ -10,14 +10,16 @@ import { refreshEditsKind } from '../edits/edits-feature.ts';
 import type { Engine } from '../engine.ts';
 import { exportSyncKind } from '../export-sync/index.ts';
 import { LOGO_KIND, UPLOAD_KIND } from '../folder-sync/file-keys.ts';
-import { librarySyncJobKind } from '../library/index.ts';
 import type { QueueStatus } from '../queue/queue-events.ts';
 import { brandDisplayName, type Brand, type JobRecord } from '../store/index.ts';
 import type { EventJournal } from './event-journal.ts';
 
 /** Progress of one job at most this often; the last state always goes out. */
 const PROGRESS_EVERY_MS = 250;
-/** A brand's files at most this often (a scan of 10,000 files is one hint, not 10,000). */
+/**
+ * A brand's files: the first change goes out at once, the rest of a burst at most this often
+ * (a scan of 10,000 files is a few hints, not 10,000).
+ */
 const FILES_EVERY_MS = 200;
 
 export function feedEvents(engine: Engine, journal: EventJournal): () => void {
@@ -88,6 +90,41 @@ export function feedEvents(engine: Engine, journal: EventJournal): () => void {
       push({ type: 'brand', brandId: brand.id });
     }),
     engine.store.files.onChange((brandId) => filesChanged(brandId)),
+    engine.events.on('edits:changed', ({ brandId }) => push({ type: 'edits', brandId })),
+    engine.events.on('credits:changed', () => push({ type: 'credits' })),
+    engine.events.on('library:changed', ({ brandId, added, changed }) =>
+      push({ type: 'library', brandId, added, changed }),
+    ),
+    engine.events.on('image:updated', ({ edit }) => {
+      push({
+        type: 'image',
+        imageId: edit.imageId,
+        brandId: edit.brandId,
+        sourceImageId: edit.sourceImageId,
+        status: edit.status,
+        finished: edit.finishedAt !== null,
+      });
+      if (edit.finishedAt === null) return;
+      const brand = engine.store.brands.get(edit.brandId);
+      const name = brand ? brandDisplayName(brand) : 'the brand';
+      push(
+        edit.status === 'completed'
+          ? {
+              type: 'notify',
+              kind: 'image-edited',
+              title: 'Image edit finished',
+              message: `The new image is in ${name}'s Library.`,
+              brandId: edit.brandId,
+            }
+          : {
+              type: 'notify',
+              kind: 'image-edit-failed',
+              title: 'Image edit failed',
+              message: edit.advice ?? 'The service could not make this edit; it was not charged.',
+              brandId: edit.brandId,
+            },
+      );
+    }),
   );
 
   /** A brand's status as the engine learned it: a change to ready or failed is worth a notification. */
@@ -134,9 +171,6 @@ export function feedEvents(engine: Engine, journal: EventJournal): () => void {
         break;
       case refreshAccountKind:
         push({ type: 'credits' });
-        break;
-      case librarySyncJobKind:
-        if (brandId !== null) push({ type: 'library', brandId });
         break;
       case refreshEditsKind:
         if (brandId !== null) push({ type: 'edits', brandId });
@@ -192,17 +226,34 @@ export function feedEvents(engine: Engine, journal: EventJournal): () => void {
     }
   }
 
-  const filesPending = new Set<string>();
+  // Per brand: null while a window is open with nothing new, true once more came in it.
+  const filesWindows = new Map<string, boolean>();
   function filesChanged(brandId: string): void {
-    if (filesPending.has(brandId)) return;
-    filesPending.add(brandId);
-    const timer = setTimeout(() => {
-      timers.delete(timer);
-      filesPending.delete(brandId);
+    if (filesWindows.has(brandId)) {
+      filesWindows.set(brandId, true);
+      return;
+    }
+    push({ type: 'files', brandId });
+    filesWindows.set(brandId, false);
+    const close = () => {
+      const more = filesWindows.get(brandId) === true;
+      if (!more) {
+        filesWindows.delete(brandId);
+        return;
+      }
       push({ type: 'files', brandId });
-    }, FILES_EVERY_MS);
-    timer.unref();
-    timers.add(timer);
+      filesWindows.set(brandId, false);
+      arm();
+    };
+    const arm = () => {
+      const timer = setTimeout(() => {
+        timers.delete(timer);
+        close();
+      }, FILES_EVERY_MS);
+      timer.unref();
+      timers.add(timer);
+    };
+    arm();
   }
 
   return () => {

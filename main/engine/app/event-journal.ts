@@ -13,6 +13,7 @@ export class EventJournal {
   readonly #now: () => number;
   readonly #ring: NumberedEvent[] = [];
   readonly #listeners = new Set<(event: NumberedEvent) => void>();
+  readonly #watchers = new Set<() => void>();
   #seq = 0;
 
   constructor(options: { capacity?: number; now?: () => number } = {}) {
@@ -46,6 +47,24 @@ export class EventJournal {
 
   subscribe(fn: (event: NumberedEvent) => void): () => void {
     this.#listeners.add(fn);
-    return () => this.#listeners.delete(fn);
+    this.#watched();
+    return () => {
+      if (this.#listeners.delete(fn)) this.#watched();
+    };
+  }
+
+  /** How many subscribers read the stream now (a window is open while one does). */
+  get subscribers(): number {
+    return this.#listeners.size;
+  }
+
+  /** Called when a subscriber comes or goes. Returns the unsubscribe. */
+  onSubscribers(fn: () => void): () => void {
+    this.#watchers.add(fn);
+    return () => this.#watchers.delete(fn);
+  }
+
+  #watched(): void {
+    for (const fn of this.#watchers) fn();
   }
 }

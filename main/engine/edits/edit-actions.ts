@@ -125,6 +125,8 @@ export async function applyEdit(
   }
   await knowBrand(deps, brandId, signal);
   deps.store.edits.upsert(brandId, edit);
+  await activeSkillNow(deps, brandId, edit, signal);
+  deps.events.emit('edits:changed', { brandId });
   deps.events.emit('brand:skill-changed', { brandId, reason: 'edit-applied' });
   return edit;
 }
@@ -147,7 +149,60 @@ export async function discardEdit(
   }
   await knowBrand(deps, brandId, signal);
   deps.store.edits.upsert(brandId, edit);
+  deps.events.emit('edits:changed', { brandId });
   return edit;
+}
+
+export interface EditAnswer {
+  interactionId: string;
+  text?: string;
+  imageIds?: string[];
+  sources?: string[];
+}
+
+/** Answers the question an edit asks; the edit prepares again and the engine follows it. */
+export async function answerEdit(
+  deps: EditDeps,
+  brandId: string,
+  editId: string,
+  answer: EditAnswer,
+  signal?: AbortSignal,
+): Promise<BrandEdit> {
+  const edit = await deps.client.answerEdit(brandId, editId, answer, { signal });
+  await knowBrand(deps, brandId, signal);
+  deps.store.edits.upsert(brandId, edit);
+  deps.events.emit('edits:changed', { brandId });
+  return edit;
+}
+
+/**
+ * The brand's record after an apply: its active Skill is the edit's candidate now. Read from
+ * the service (else the page would keep saying a newer Brand Skill is on the service once
+ * the new one is installed); the edit's target stands in when the service cannot be asked.
+ */
+async function activeSkillNow(
+  deps: EditDeps,
+  brandId: string,
+  edit: BrandEdit,
+  signal: AbortSignal | undefined,
+): Promise<void> {
+  try {
+    const brand = deps.store.brands.upsertFromService(
+      await deps.client.getBrand(brandId, { signal }),
+    );
+    deps.events.emit('brand:updated', { brand });
+  } catch {
+    const target = edit.target?.skillId ?? null;
+    const stored = deps.store.brands.get(brandId);
+    if (target === null || stored?.raw === null || stored === undefined) return;
+    const brand = deps.store.brands.upsertFromService({
+      ...(stored.raw as Record<string, unknown>),
+      id: brandId,
+      status: stored.status ?? 'ready',
+      skillId: target,
+    });
+    deps.events.emit('brand:updated', { brand });
+  }
 }
 
 async function staleEdit(
@@ -160,6 +215,7 @@ async function staleEdit(
   const data = (error.data ?? {}) as { activeSkillId?: unknown; status?: unknown };
   const active = typeof data.activeSkillId === 'string' ? data.activeSkillId : null;
   setStoredStatus(deps.store, brandId, editId, 'stale');
+  deps.events.emit('edits:changed', { brandId });
   // The list shows the stale edit (and any replacement); a failure here does not hide the 409.
   await refreshEdits(deps, brandId, signal).catch(() => undefined);
   deps.events.emit('brand:skill-changed', { brandId, reason: 'edit-stale' });
@@ -194,7 +250,10 @@ async function stateConflict(
       .then((e) => e.status)
       .catch(() => undefined);
   }
-  if (status !== undefined) setStoredStatus(deps.store, brandId, editId, status);
+  if (status !== undefined) {
+    setStoredStatus(deps.store, brandId, editId, status);
+    deps.events.emit('edits:changed', { brandId });
+  }
   const why =
     status === undefined
       ? 'its current state is not known'

@@ -20,6 +20,9 @@ export const PENDING_EDIT_STATES: readonly string[] = [
   'awaiting_approval',
 ];
 
+/** States in which an edit waits for the user (a question, an approval): what the window counts. */
+export const WAITING_EDIT_STATES: readonly string[] = ['input_required', 'awaiting_approval'];
+
 export function describeEditState(status: string): string {
   return Object.hasOwn(EDIT_STATES, status)
     ? EDIT_STATES[status as keyof typeof EDIT_STATES]

@@ -3,7 +3,8 @@
 // approval. Listing edits is an assumed endpoint (GAPS.md): where the service lacks it,
 // the feature hides itself, says so once, and looks again only a day later.
 import { z } from 'zod';
-import { isApiError } from '../api/index.ts';
+import { isApiError, type BrandEdit } from '../api/index.ts';
+import { Follower } from '../follow/follower.ts';
 import type { EngineFeature, EngineParts, FeatureFactory } from '../engine.ts';
 import { brandDisplayName, defineSetting } from '../store/index.ts';
 import { EDITS_UNAVAILABLE_MESSAGE, refreshEdits } from './edit-actions.ts';
@@ -31,6 +32,12 @@ export const editsUnavailableSinceSetting = defineSetting(
 
 const RECHECK_MS = 24 * 60 * 60 * 1000;
 
+/**
+ * An edit in these states moves on the service's side (preparing) or on an answer that may
+ * come from anywhere (input_required): the running engine follows it until it leaves them.
+ */
+export const FOLLOWED_EDIT_STATES: readonly string[] = ['preparing', 'input_required'];
+
 export function refreshEditsKey(brandId: string): { key: string; brandId: string } {
   return { key: `${refreshEditsKind}:${brandId}`, brandId };
 }
@@ -44,6 +51,52 @@ function createBrandEdits(parts: EngineParts): EngineFeature {
     return since !== null && parts.now() - since < RECHECK_MS;
   };
   const results = new Map<string, { at: number; result: RefreshEditsResult }>();
+  const follower = new Follower();
+  let started = false;
+  // The interface offers no long poll for an edit: polled with backoff (seconds at first,
+  // about a minute at most), one follow per edit.
+  const follow = (brandId: string, editId: string): void => {
+    void follower.follow<BrandEdit>({
+      key: `edit:${brandId}:${editId}`,
+      longPoll: false,
+      look: ({ signal }) => parts.client.getEdit(brandId, editId, { signal }),
+      settled: (edit) => !FOLLOWED_EDIT_STATES.includes(edit.status),
+      stateOf: (edit) => `${edit.status}:${String(edit.updatedAt ?? '')}`,
+      changed: (edit, previous) => {
+        const stored = store.edits.get(brandId, editId);
+        if (previous === null && stored?.status === edit.status) return;
+        store.edits.upsert(brandId, edit);
+        events.emit('edits:changed', { brandId });
+        if (edit.status !== stored?.status) {
+          const brand = store.brands.get(brandId);
+          events.emit('notice', {
+            level: 'info',
+            code: 'BRAND_EDIT_UPDATED',
+            brandId,
+            message: `Brand Edit "${edit.changeSummary ?? editId}" of ${brand ? brandDisplayName(brand) : 'a brand'} is ${edit.status.replaceAll('_', ' ')} now.`,
+          });
+        }
+      },
+      gone: (code) => {
+        if (code !== 'BRAND_EDIT_NOT_FOUND') return;
+        const stored = store.edits.get(brandId, editId);
+        if (stored === undefined) return;
+        store.edits.upsert(brandId, { ...stored.raw, id: stored.id, status: 'discarded' });
+        events.emit('edits:changed', { brandId });
+      },
+    });
+  };
+  const followPending = (brandId?: string): void => {
+    if (!started || hidden()) return;
+    const brands =
+      brandId === undefined ? store.brands.list() : [store.brands.get(brandId)].filter((b) => !!b);
+    for (const brand of brands) {
+      if (brand === undefined || brand.deletedRemotely) continue;
+      for (const edit of store.edits.list(brand.id)) {
+        if (FOLLOWED_EDIT_STATES.includes(edit.status ?? '')) follow(brand.id, edit.id);
+      }
+    }
+  };
   const handle = queue.register(refreshEditsKind, {
     payload: RefreshEditsPayload,
     concurrency: 2,
@@ -102,12 +155,21 @@ function createBrandEdits(parts: EngineParts): EngineFeature {
       if (job.kind === refreshEditsKind && job.result) {
         const result = job.result as RefreshEditsResult;
         results.set(result.brandId, { at: parts.now(), result });
+        events.emit('edits:changed', { brandId: result.brandId });
       }
     }),
+    // Answered, applied, discarded, listed: whatever now prepares or asks is followed.
+    events.on('edits:changed', ({ brandId }) => followPending(brandId)),
   ];
   return {
     name: 'edits',
+    start() {
+      started = true;
+      followPending();
+    },
     stop() {
+      started = false;
+      follower.stop();
       for (const off of offs) off();
     },
     describe(job) {

@@ -3,10 +3,12 @@ export {
   brandEditsFeature,
   editsUnavailableSinceSetting,
   refreshEditsKey,
+  FOLLOWED_EDIT_STATES,
   refreshEditsKind,
   type RefreshEditsResult,
 } from './edits-feature.ts';
 export {
+  answerEdit,
   applyEdit,
   discardEdit,
   EditActionError,
@@ -14,6 +16,7 @@ export {
   listEdits,
   refreshEdits,
   showEdit,
+  type EditAnswer,
   type EditDeps,
   type EditListing,
 } from './edit-actions.ts';
@@ -22,6 +25,7 @@ export {
   EDIT_STATES,
   editDoc,
   PENDING_EDIT_STATES,
+  WAITING_EDIT_STATES,
   type EditDoc,
 } from './edit-doc.ts';
 export { describeAccepts, editChangeLines, editStateLine, markdownDiff } from './edit-text.ts';

@@ -19,3 +19,12 @@ export {
   type ImageSize,
 } from './image-edit.ts';
 export { imageFailureAdvice } from './image-status.ts';
+export {
+  IMAGE_EDIT_DONE,
+  IMAGE_EDIT_FAILED,
+  IMAGE_EDITS_FEATURE,
+  imageEditsFeature,
+  imageEditsOf,
+  type ImageEdits,
+} from './image-edits-feature.ts';
+export { imageEditsSetting, isImageFinished, type ImageEditState } from './image-edit-state.ts';

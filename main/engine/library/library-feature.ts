@@ -104,14 +104,20 @@ function createLibraryFeature(parts: EngineParts, options: LibraryFeatureOptions
   // After an upload the Library shows the new item within seconds: one refresh per brand, a
   // little later so that a burst of uploads shares it (the key keeps it to one queued job),
   // and a queued job, so a sync pass waits for it. An unchanged Library is still one page.
-  const refreshAfterUpload = (brandId: string): void => {
+  // A refresh asked for while the brand's sync runs: that run may have read the first page
+  // already, so one more follows it.
+  const again = new Set<string>();
+  const refreshSoon = (brandId: string, delayMs: number): void => {
     const brand = store.brands.get(brandId);
     if (brand === undefined || brand.deletedRemotely) return;
-    handle.enqueue(
+    const { job, created } = handle.enqueue(
       { brandId, mode: mirror.modeFor(brandId) },
-      { ...librarySyncKey(brandId), runAt: parts.now() + REFRESH_AFTER_UPLOAD_MS },
+      { ...librarySyncKey(brandId), runAt: parts.now() + delayMs },
     );
+    if (!created && job.state === 'running') again.add(brandId);
   };
+  const refreshAfterUpload = (brandId: string): void =>
+    refreshSoon(brandId, REFRESH_AFTER_UPLOAD_MS);
 
   const offs = [
     // Synchronous on purpose: the jobs exist before the listing's job ends, so a sync pass
@@ -123,7 +129,20 @@ function createLibraryFeature(parts: EngineParts, options: LibraryFeatureOptions
       if (job.kind !== librarySyncJobKind) return;
       const result = job.result as LibrarySyncResult | null;
       if (result !== null) record({ at: parts.now(), brandId: result.brandId, result });
+      if (result !== null && 'inserted' in result) {
+        events.emit('library:changed', {
+          brandId: result.brandId,
+          added: result.addedIds ?? [],
+          removed: [],
+          // Anything not known one by one makes a shown Library read again.
+          changed:
+            result.updated + result.removed + (result.addedIds === null ? result.inserted : 0),
+        });
+      }
+      const brandId = brandIdOf(job.payload, job.brandId);
+      if (again.delete(brandId)) refreshSoon(brandId, 0);
     }),
+    events.on('library:refresh-wanted', ({ brandId }) => refreshSoon(brandId, 0)),
     queue.events.on('job:failed', ({ job }) => {
       if (job.kind !== librarySyncJobKind) return;
       record({ at: parts.now(), brandId: brandIdOf(job.payload, job.brandId), result: 'failed' });

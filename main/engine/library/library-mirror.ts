@@ -35,7 +35,15 @@ export interface MirrorResult {
   removed: number;
   /** Items without a usable ID (skipped). */
   invalid: number;
+  /**
+   * The IDs of the items new to the mirror, so a shown Library adds them in place; null when
+   * there were too many to name (a first full pass): then it reads the Library again.
+   */
+  addedIds: string[] | null;
 }
+
+/** New items named one by one up to this many per sync. */
+const ADDED_NAMED = 500;
 
 export interface LibraryMirrorOptions {
   store: Store;
@@ -88,6 +96,7 @@ export class LibraryMirror {
       unchanged: 0,
       removed: 0,
       invalid: 0,
+      addedIds: [],
     };
     // A full pass asks for the next page before writing the current one, so the service
     // prepares it meanwhile. A refresh does not: it may stop after this page.
@@ -139,6 +148,14 @@ export class LibraryMirror {
           const item = toLibraryItem(raw);
           if (item === null) result.invalid++;
           else items.push(item);
+        }
+        if (result.addedIds !== null && result.addedIds.length + items.length <= ADDED_NAMED) {
+          for (const item of items) {
+            const known = this.store.library.get(item.id);
+            if (known === undefined || known.removed) result.addedIds.push(item.id);
+          }
+        } else {
+          result.addedIds = null;
         }
         const stored = this.store.library.upsertPage(
           brandId,

@@ -10,7 +10,7 @@ import type {
 } from '../../../contract/index.ts';
 import { brandFailureAdvice } from '../brands/index.ts';
 import { CREDITS_SPENT } from '../images/image-edit.ts';
-import { PENDING_EDIT_STATES } from '../edits/edit-doc.ts';
+import { WAITING_EDIT_STATES } from '../edits/edit-doc.ts';
 import type { Engine } from '../engine.ts';
 import { plainTransportMessage } from '../api/messages.ts';
 import { brandDisplayName, queuePausedSetting, type Brand, type Store } from '../store/index.ts';
@@ -28,9 +28,11 @@ export interface StatusSources {
 export function brandSummary(store: Store, root: string, brand: Brand): BrandSummary {
   const files = store.files.countsByState(brand.id);
   const installed = store.exports.latestInstalled(brand.id);
+  // The edits that wait for the user, as the Brand Edits tab marks them (one being prepared
+  // waits for the service, not for them).
   const pendingEdits = store.edits
     .list(brand.id)
-    .filter((edit) => PENDING_EDIT_STATES.includes(edit.status ?? '')).length;
+    .filter((edit) => WAITING_EDIT_STATES.includes(edit.status ?? '')).length;
   const library = store.syncState.get('library', brand.id);
   const failure =
     brand.status === 'failed' || brand.failureCode !== null
