@@ -53,9 +53,10 @@ describe.skipIf(chromiumMissing !== null)(
       const win = await openWindow({ simulator: { durations: { brandAnalysisMs: 1500 } } });
       const { page } = win;
       await page.getByRole('heading', { name: 'Northwind Coffee' }).waitFor();
-      await expect(
-        page.getByRole('button', { name: 'Credits by workspace' }).textContent(),
-      ).resolves.toContain('120');
+      // The balance arrives by its own query: wait for it rather than race the brands.
+      await expect
+        .poll(() => page.getByRole('button', { name: 'Credits by workspace' }).textContent())
+        .toContain('120');
       const failed = page.getByRole('article', { name: 'Old Orchard' });
       await expect(failed.textContent()).resolves.toContain('SCRAPE_FAILED');
       await expectAccessible(page, 'brands');

@@ -222,7 +222,7 @@ describe.skipIf(chromiumMissing !== null)(
       await expect(wallets.textContent()).resolves.toContain('Unlimited');
       await expect(wallets.textContent()).resolves.toContain('Studio North');
       const costs = page.getByRole('table');
-      await expect(costs.textContent()).resolves.toMatch(/1 credit/);
+      await expect.poll(() => costs.textContent()).toMatch(/1 credit/);
       await expectAccessible(page, 'credits');
       await screenshot(page, 'credits', { dark: true });
     });
