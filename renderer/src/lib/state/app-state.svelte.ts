@@ -91,6 +91,22 @@ export class AppState {
     void this.activity.refresh();
   }
 
+  /** Forgets a brand removed on the service (its folder stays); the lists follow the event. */
+  async forgetBrand(brandId: string, name: string): Promise<boolean> {
+    const result = await this.bridge.call('forgetBrand', { brandId });
+    if (!result.ok) {
+      this.toasts.show('error', `Could not remove ${name}`, result.error.message);
+      return false;
+    }
+    if (this.router.place.brandId === brandId) this.router.go('brands');
+    this.toasts.show(
+      'info',
+      `${name} was removed from Brand Sync`,
+      result.data.folderKept ? `Its folder is kept: ${result.data.folderKept}` : '',
+    );
+    return true;
+  }
+
   /** The states of one brand's page, made once and kept while the window lives. */
   brand(brandId: string): BrandStates {
     let states = this.#perBrand.get(brandId);
@@ -106,7 +122,8 @@ export class AppState {
         }),
         skill: new LiveQuery({
           hub,
-          types: ['skill'],
+          // The brand's record says which Brand Skill is active on the service.
+          types: ['skill', 'brand'],
           relevant: forBrand(brandId),
           load: () => bridge.call('skill', { brandId }),
         }),

@@ -1,12 +1,16 @@
 // One brand's Library from the local mirror, a page at a time (the list is virtual: 100,000
-// items cost what the screen shows). A filter or a search starts over; a `library` event of
-// this brand reloads what is loaded, so a new upload appears without a reload.
+// items cost what the screen shows). A filter or a search starts over. A `library` event of
+// this brand that names the items it added updates the loaded list in place (one small page
+// from the top, merged: a Library of 50,000 loaded items is not read again after an upload);
+// one that cannot name them reloads what is loaded.
 import { createSubscriber } from 'svelte/reactivity';
 import type { BridgeError, LibraryItemDoc, LibraryPageDoc } from '../../../../contract/index.ts';
 import type { Bridge } from '../bridge/bridge.ts';
 import type { EventHub } from './event-hub.svelte.ts';
 
 const PAGE = 500;
+/** New items merged in place up to this many at once; beyond, the list reloads. */
+const MERGE_AT_MOST = 200;
 
 export class LibraryState {
   readonly brandId: string;
@@ -32,7 +36,13 @@ export class LibraryState {
     this.#subscribe = createSubscriber(() => {
       if (!this.loaded) void this.reload();
       return hub.on(['library'], (event) => {
-        if (event.type === 'resync' || ('brandId' in event && event.brandId === brandId)) {
+        if (event.type === 'library' && event.brandId === brandId) {
+          if (event.added !== undefined && (event.changed ?? 0) === 0) {
+            if (event.added.length > 0) void this.#addInPlace(event.added.length);
+            return;
+          }
+          void this.reload(Math.max(PAGE, this.items.length));
+        } else if (event.type === 'resync') {
           void this.reload(Math.max(PAGE, this.items.length));
         }
       });
@@ -78,6 +88,47 @@ export class LibraryState {
     this.items = items;
     this.loaded = true;
     this.loading = false;
+  }
+
+  /**
+   * New items came in (most recent first): the top of the list is read again and merged with
+   * what is loaded. When the new items do not meet the loaded ones, the list reloads.
+   */
+  async #addInPlace(count: number): Promise<void> {
+    if (!this.loaded || count > MERGE_AT_MOST) {
+      await this.reload(Math.max(PAGE, this.items.length + count));
+      return;
+    }
+    const generation = this.#generation;
+    const search = this.search.trim();
+    const result = await this.#bridge.call('library', {
+      brandId: this.brandId,
+      limit: count + 20,
+      cursor: null,
+      ...(this.type === null ? {} : { type: this.type }),
+      ...(search === '' ? {} : { search }),
+    });
+    if (generation !== this.#generation || !result.ok) return;
+    const page = result.data;
+    // A lookup for this merge only, not state the page shows.
+    // eslint-disable-next-line svelte/prefer-svelte-reactivity
+    const top = new Set(page.items.map((item) => item.id));
+    const last = page.items.at(-1);
+    const meets =
+      page.nextCursor === null || last === undefined || this.items.some((i) => i.id === last.id);
+    if (!meets) {
+      await this.reload(Math.max(PAGE, this.items.length + count));
+      return;
+    }
+    const rest = this.items.filter((item) => !top.has(item.id));
+    this.items = page.nextCursor === null ? page.items : [...page.items, ...rest];
+    if (page.nextCursor === null) {
+      this.#cursor = null;
+      this.#done = true;
+    }
+    this.types = page.types;
+    this.total = page.total;
+    this.lastRefreshAt = page.lastRefreshAt;
   }
 
   /** The next page, when the list scrolls near its end. */

@@ -1,6 +1,8 @@
 // A bridge query kept fresh by the event stream: loaded when something first reads it,
-// asked again (debounced, one request in flight) when an event says it is stale, and let go
-// when nothing reads it any more. `createSubscriber` ties the subscription to the readers.
+// asked again when an event says it is stale, and let go when nothing reads it any more.
+// `createSubscriber` ties the subscription to the readers. The first event of a burst is
+// answered at once; the rest of the burst (a folder of 300 files) is coalesced into one more
+// request at the end of a short window, and one request is in flight at a time.
 import { createSubscriber } from 'svelte/reactivity';
 import type { BridgeError, NumberedEvent } from '../../../../contract/index.ts';
 import type { EventHub, EventType } from './event-hub.svelte.ts';
@@ -12,7 +14,7 @@ export interface LiveQueryOptions<T> {
   /** Only events that concern this query (say, of one brand). */
   relevant?: (event: NumberedEvent) => boolean;
   load: () => Promise<{ ok: true; data: T } | { ok: false; error: BridgeError }>;
-  /** Coalesces bursts of events (a folder of 300 files) into one request. */
+  /** After a request, further events wait this long and share one request. */
   debounceMs?: number;
 }
 
@@ -26,6 +28,8 @@ export class LiveQuery<T> {
   #timer: ReturnType<typeof setTimeout> | null = null;
   #inFlight: Promise<void> | null = null;
   #again = false;
+  /** Events came in the quiet window: one request when it ends. */
+  #pending = false;
 
   constructor(options: LiveQueryOptions<T>) {
     this.#options = options;
@@ -38,6 +42,7 @@ export class LiveQuery<T> {
         off();
         if (this.#timer !== null) clearTimeout(this.#timer);
         this.#timer = null;
+        this.#pending = false;
       };
     });
   }
@@ -69,10 +74,21 @@ export class LiveQuery<T> {
   }
 
   stale(): void {
-    if (this.#timer !== null) return;
+    if (this.#timer !== null) {
+      this.#pending = true;
+      return;
+    }
+    void this.refresh();
+    this.#quiet();
+  }
+
+  #quiet(): void {
     this.#timer = setTimeout(() => {
       this.#timer = null;
+      if (!this.#pending) return;
+      this.#pending = false;
       void this.refresh();
+      this.#quiet();
     }, this.#options.debounceMs ?? 150);
   }
 

@@ -19,6 +19,8 @@ const toneOf: Record<string, ToastTone> = {
   'brand-failed': 'error',
   'upload-failed': 'error',
   'signed-out': 'warning',
+  'image-edited': 'success',
+  'image-edit-failed': 'warning',
 };
 
 export class Toasts {
