@@ -65,11 +65,12 @@ export async function openWindow(
  */
 async function useScheme(page: Page, scheme: 'light' | 'dark'): Promise<void> {
   await page.emulateMedia({ colorScheme: scheme });
-  await page.waitForFunction((wanted) => {
+  // In-page code as source: this file is typed for Node, without the DOM's names.
+  await page.waitForFunction(`(() => {
     const { theme, themeSetting } = document.documentElement.dataset;
     if (themeSetting === undefined) return false;
-    return themeSetting !== 'system' || theme === wanted;
-  }, scheme);
+    return themeSetting !== 'system' || theme === ${JSON.stringify(scheme)};
+  })()`);
 }
 
 /** No serious or critical axe violation on the screen as it is now, in light and in dark. */
@@ -133,14 +134,13 @@ export async function brandId(bridge: Bridge, name: string): Promise<string> {
  * of every box that could scroll, whatever its content now. Dialogs are exempt: they take focus.
  */
 function unreachableScrollBoxes(page: Page): Promise<string[]> {
-  return page.evaluate(() =>
-    [...document.querySelectorAll<HTMLElement>('body *')]
-      .filter((el) => {
-        const style = getComputedStyle(el);
-        if (!/auto|scroll/.test(`${style.overflowX} ${style.overflowY}`)) return false;
-        if (style.display === 'none' || el.tabIndex >= 0) return false;
-        return !/^(dialog|alertdialog)$/.test(el.getAttribute('role') ?? '');
-      })
-      .map((el) => `${el.tagName.toLowerCase()}.${[...el.classList].join('.')}`),
-  );
+  // In-page code as source: this file is typed for Node, without the DOM's names.
+  return page.evaluate(`[...document.querySelectorAll('body *')]
+    .filter((el) => {
+      const style = getComputedStyle(el);
+      if (!/auto|scroll/.test(style.overflowX + ' ' + style.overflowY)) return false;
+      if (style.display === 'none' || el.tabIndex >= 0) return false;
+      return !/^(dialog|alertdialog)$/.test(el.getAttribute('role') ?? '');
+    })
+    .map((el) => el.tagName.toLowerCase() + '.' + [...el.classList].join('.'))`);
 }
