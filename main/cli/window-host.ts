@@ -65,7 +65,9 @@ export async function runWindowHost(ctx: CliContext, options: WindowHostOptions)
       ...(options.after?.(url) ?? []),
       'Stop it with Ctrl-C.',
     ]);
-    if (options.open && !(await openWithDesktop(host.url))) {
+    // The browser gets a one-time code, never the long-lived token: another program's command
+    // line is readable by every user of the machine.
+    if (options.open && !(await openWithDesktop(host.oneTimeUrl()))) {
       ctx.output.note('No browser could be opened here: open the URL above yourself.');
     }
     const cleanup = options.started?.(url);

@@ -9,7 +9,7 @@ import { isCommandJob, JobQueue, TypedEmitter, systemClock } from './queue/index
 import type { JobQueueOptions } from './queue/index.ts';
 import { z } from 'zod';
 import { PAUSE_FOLLOW_MS, recordPause } from './pause.ts';
-import { defineSetting, openStore, queuePausedSetting } from './store/index.ts';
+import { activeJobStates, defineSetting, openStore, queuePausedSetting } from './store/index.ts';
 import { rateLimitedUntilSetting } from './store/setting.ts';
 import type { JobRecord, Store } from './store/index.ts';
 import {
@@ -165,6 +165,34 @@ export class Engine {
   /** Enqueues a full reconcile: every feature's share, in order. */
   async reconcile(): Promise<void> {
     for (const feature of this.features) await feature.reconcile?.();
+  }
+
+  /** The jobs the last requested pass enqueued, while it may still be under way. */
+  #requested: { jobs: number[]; enqueuing: Promise<void> } | null = null;
+
+  /**
+   * A full pass a person asked for (Sync now, the tray): one that is still under way is joined
+   * instead of being enqueued again, so that a burst of requests (a key held down, a script
+   * in a loop) makes one pass, not one per request. Returns whether it joined one.
+   */
+  async requestSync(): Promise<{ joined: boolean }> {
+    const last = this.#requested;
+    if (last !== null) {
+      await last.enqueuing;
+      const active = (id: number) => {
+        const state = this.store.jobs.get(id)?.state;
+        return state !== undefined && activeJobStates.includes(state);
+      };
+      if (last.jobs.some(active)) {
+        return { joined: true };
+      }
+    }
+    const jobs: number[] = [];
+    const off = this.queue.events.on('job:queued', ({ job }) => void jobs.push(job.id));
+    const enqueuing = this.reconcile().finally(off);
+    this.#requested = { jobs, enqueuing: enqueuing.catch(() => undefined) };
+    await enqueuing;
+    return { joined: false };
   }
 
   /** One full reconcile that waits until the queue settles (`sync --once`). */

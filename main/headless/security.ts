@@ -1,9 +1,109 @@
-// The headless host's guards, each a small pure function so that it is tested on its own as
-// well as over HTTP: loopback Host and Origin only (a DNS-rebinding page cannot talk to us),
-// a per-start token exchanged for an HttpOnly cookie, and the page's CSP.
+// The headless host's guards, each small enough to be tested on its own as well as over
+// HTTP: loopback Host and Origin only (a DNS-rebinding page cannot talk to us), a per-start
+// token exchanged for a session of its own in an HttpOnly cookie named per instance, bounded
+// bodies, and the page's CSP.
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 
-export const SESSION_COOKIE = 'brand_sync_session';
+/**
+ * The session cookie's name, one per instance: a browser keeps cookies per host, not per port,
+ * so a second `serve` or a demo beside it must not replace (and so sign out) the first's.
+ */
+export function sessionCookieName(port: number): string {
+  return `brand_sync_session_${port}`;
+}
+
+/** At most this many sessions at once: the oldest gives way (a browser signs in again). */
+const MAX_SESSIONS = 64;
+/** A one-time code for `--open` lives this long and works once. */
+export const ONE_TIME_CODE_MS = 60_000;
+
+/**
+ * Sessions and one-time codes. Every exchange of the token (or of a code) makes a session of
+ * its own, so no cookie value is a second permanent password; a code opens the browser without
+ * putting the long-lived token on another program's command line.
+ */
+export class Sessions {
+  readonly #sessions = new Set<string>();
+  readonly #codes = new Map<string, number>();
+  readonly #now: () => number;
+
+  constructor(now: () => number = Date.now) {
+    this.#now = now;
+  }
+
+  /** A new session's secret. */
+  open(): string {
+    const secret = newSecret();
+    this.#sessions.add(secret);
+    if (this.#sessions.size > MAX_SESSIONS) {
+      const oldest = this.#sessions.values().next().value as string;
+      this.#sessions.delete(oldest);
+    }
+    return secret;
+  }
+
+  valid(secret: string | undefined): boolean {
+    if (secret === undefined) return false;
+    for (const known of this.#sessions) if (sameSecret(secret, known)) return true;
+    return false;
+  }
+
+  /** A code that opens one session within a minute. */
+  newCode(): string {
+    const now = this.#now();
+    for (const [code, expires] of this.#codes) if (expires <= now) this.#codes.delete(code);
+    const code = newSecret();
+    this.#codes.set(code, now + ONE_TIME_CODE_MS);
+    return code;
+  }
+
+  /** True once for a code given by newCode() within its minute; the code is spent either way. */
+  redeem(given: string): boolean {
+    for (const [code, expires] of this.#codes) {
+      if (!sameSecret(given, code)) continue;
+      this.#codes.delete(code);
+      return expires > this.#now();
+    }
+    return false;
+  }
+}
+
+/** Bodies of queries and commands: their inputs are IDs, names, settings and prompts. */
+export const SMALL_BODY_LIMIT = 256 * 1024;
+/** The one channel that carries files dropped onto the window: at most 5 of 10 MB, base64. */
+export const FILE_BODY_LIMIT = 72 * 1024 * 1024;
+const LARGE_BODY_CHANNELS: ReadonlySet<string> = new Set(['addFiles']);
+
+export function bodyLimitOf(channel: string): number {
+  return LARGE_BODY_CHANNELS.has(channel) ? FILE_BODY_LIMIT : SMALL_BODY_LIMIT;
+}
+
+/** No input of the contract nests deeper than a few levels; this leaves room and stops bombs. */
+export const MAX_JSON_DEPTH = 32;
+
+/**
+ * Whether JSON text nests deeper than `max` arrays and objects, found in one pass before it is
+ * parsed (a 5-million-deep document otherwise holds the event loop for seconds).
+ */
+export function jsonTooDeep(text: string, max: number = MAX_JSON_DEPTH): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c)
+        i++; // a backslash escapes the next character
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) {
+      inString = true;
+    } else if (c === 0x7b || c === 0x5b) {
+      if (++depth > max) return true;
+    } else if (c === 0x7d || c === 0x5d) {
+      depth--;
+    }
+  }
+  return false;
+}
 
 /** script-src 'self': no inline script anywhere; styles may be set inline by components. */
 export const CONTENT_SECURITY_POLICY = [

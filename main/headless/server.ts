@@ -3,6 +3,7 @@
 // work: fastify, @fastify/static for the window, @fastify/cookie for the session, and
 // @fastify/helmet for the headers. The token and the key never reach a log (logging is off).
 import { createReadStream } from 'node:fs';
+import path from 'node:path';
 import fastifyCookie from '@fastify/cookie';
 import fastifyHelmet from '@fastify/helmet';
 import fastifyStatic from '@fastify/static';
@@ -12,16 +13,22 @@ import { createHandlers } from '../engine/app/bridge-handlers.ts';
 import { dispatch } from '../engine/app/bridge-dispatch.ts';
 import { fileFor } from '../engine/app/file-access.ts';
 import { mimeTypeOf } from '../engine/views/skill-view.ts';
+import { CHANNEL_NAMES } from '../../contract/channel-names.ts';
 import {
   bearerOf,
+  bodyLimitOf,
   CONTENT_SECURITY_POLICY,
   FILES_CONTENT_SECURITY_POLICY,
+  jsonTooDeep,
+  MAX_JSON_DEPTH,
   servedType,
   hostAllowed,
   newSecret,
   originAllowed,
   sameSecret,
-  SESSION_COOKIE,
+  sessionCookieName,
+  Sessions,
+  SMALL_BODY_LIMIT,
 } from './security.ts';
 
 export interface HeadlessHostOptions {
@@ -36,8 +43,12 @@ export interface HeadlessHostOptions {
 }
 
 export interface HeadlessHost {
-  /** The URL to open: it carries the token, exchanged at the first visit for a cookie. */
+  /** The URL to print: it carries the token, exchanged at each visit for a session cookie. */
   url: string;
+  /** A URL to hand to a browser: a one-time code valid for a minute instead of the token. */
+  oneTimeUrl(): string;
+  /** Every route the host registered (its own and its plugins'), for audits and tests. */
+  routes: readonly { method: string; url: string }[];
   origin: string;
   port: number;
   close(): Promise<void>;
@@ -51,30 +62,74 @@ function statusOf(code: string, retryable: boolean): number {
 }
 
 const HEARTBEAT_MS = 15_000;
+/** Event streams: a window needs one; a few tabs or scripts more are fine, hundreds are not. */
+const MAX_STREAMS_PER_SESSION = 8;
+const MAX_STREAMS = 32;
+
+/**
+ * The routes anyone may reach: the page (and the token or code exchange on it) and its built
+ * assets. Every other route, and any path that matches none, needs the session. Judged on the
+ * route the router matched (after it decoded the path), never on the raw URL: `/%61pi/status`
+ * is routed to `/api/status` and so needs the session like it.
+ */
+const OPEN_ROUTES: ReadonlySet<string> = new Set(['/', '/assets/*']);
+
+function tooLarge(limit: number) {
+  return {
+    ok: false,
+    error: {
+      code: 'PAYLOAD_TOO_LARGE',
+      message: `The request body is larger than this channel takes (${limit} bytes at most).`,
+      retryable: false,
+    },
+  };
+}
 
 export async function startHeadlessHost(options: HeadlessHostOptions): Promise<HeadlessHost> {
   const { app } = options;
   const token = options.token ?? newSecret();
-  // The cookie holds its own secret: the token in a URL may end up in a history, the cookie not.
-  const session = newSecret();
+  // Each exchange of the token makes a session of its own: the token in a URL may end up in a
+  // history, a session cookie not, and no cookie value works for every browser forever.
+  const sessions = new Sessions();
   const handlers = createHandlers(app);
   const streams = new Set<FastifyReply>();
+  const streamsOf = new Map<string, number>();
   let port = options.port;
+  // Named once the port is known (listen may pick one).
+  let cookieName = sessionCookieName(port);
 
   const server: FastifyInstance = Fastify({
     logger: false,
-    // Files dropped onto the window arrive as JSON (base64): at most 5 of up to 10 MB each.
-    bodyLimit: 72 * 1024 * 1024,
+    // Per channel below; this bounds every other route.
+    bodyLimit: SMALL_BODY_LIMIT,
+    // A request must arrive whole within a minute (72 MB over loopback takes well under one),
+    // and an idle connection is dropped (event streams beat every 15 s).
+    requestTimeout: 60_000,
+    connectionTimeout: 120_000,
     forceCloseConnections: true,
     // Never behind a proxy: the peer is the browser on this machine.
     trustProxy: false,
   });
 
-  // An empty body is an empty input (`curl -X POST …/api/status`); anything else must be JSON.
+  const routes: { method: string; url: string }[] = [];
+  server.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) routes.push({ method, url: route.url });
+  });
+
+  // An empty body is an empty input (`curl -X POST …/api/status`); anything else must be JSON
+  // of bounded depth.
   server.removeContentTypeParser('application/json');
   server.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
     const text = String(body);
     if (text.trim() === '') return done(null, {});
+    if (jsonTooDeep(text)) {
+      return done(
+        Object.assign(new Error(`the JSON nests deeper than ${MAX_JSON_DEPTH} levels`), {
+          statusCode: 400,
+        }),
+        undefined,
+      );
+    }
     try {
       done(null, JSON.parse(text));
     } catch (error) {
@@ -107,11 +162,14 @@ export async function startHeadlessHost(options: HeadlessHostOptions): Promise<H
     reply.header('referrer-policy', 'no-referrer');
     reply.header('x-content-type-options', 'nosniff');
     reply.header('cache-control', 'no-store');
-    const url = request.url;
-    if (url.startsWith('/api/') || url === '/api' || url.startsWith('/files/')) {
-      const cookie = request.cookies[SESSION_COOKIE];
+    const route = request.routeOptions.url;
+    const open =
+      route !== undefined &&
+      OPEN_ROUTES.has(route) &&
+      (request.method === 'GET' || request.method === 'HEAD');
+    if (!open) {
       if (
-        !sameSecret(cookie, session) &&
+        !sessions.valid(request.cookies[cookieName]) &&
         !sameSecret(bearerOf(request.headers.authorization), token)
       ) {
         return reply.code(401).send({
@@ -127,40 +185,50 @@ export async function startHeadlessHost(options: HeadlessHostOptions): Promise<H
     }
   });
 
-  // The first visit: the token from the printed URL becomes the session cookie, and the URL loses it.
-  server.get('/', async (request: FastifyRequest<{ Querystring: { token?: string } }>, reply) => {
-    const given = request.query.token;
-    if (given !== undefined) {
-      if (!sameSecret(given, token)) {
+  // A visit with the printed URL's token (or a one-time code): a new session in the cookie,
+  // and the URL loses the secret.
+  server.get(
+    '/',
+    async (request: FastifyRequest<{ Querystring: { token?: string; code?: string } }>, reply) => {
+      const { token: given, code } = request.query;
+      if (given === undefined && code === undefined) {
+        return reply.type('text/html').sendFile('index.html', options.rendererDir);
+      }
+      if (given !== undefined ? !sameSecret(given, token) : !sessions.redeem(code as string)) {
         return reply
           .code(401)
           .type('text/plain')
           .send(
-            'This link is not valid (Brand Sync was restarted?): open the URL it printed last.',
+            given !== undefined
+              ? 'This link is not valid (Brand Sync was restarted?): open the URL it printed last.'
+              : 'This link was for one visit within a minute: open the URL Brand Sync printed.',
           );
       }
-      reply.setCookie(SESSION_COOKIE, session, {
+      reply.setCookie(cookieName, sessions.open(), {
         httpOnly: true,
         sameSite: 'strict',
         path: '/',
         secure: false,
       });
       return reply.redirect('/', 303);
-    }
-    return reply.type('text/html').sendFile('index.html');
-  });
+    },
+  );
 
+  // The page's built scripts and styles (vite puts them all under assets/).
   await server.register(fastifyStatic, {
-    root: options.rendererDir,
-    prefix: '/',
+    root: path.join(options.rendererDir, 'assets'),
+    prefix: '/assets/',
     index: false,
     wildcard: true,
     cacheControl: false,
     dotfiles: 'deny',
   });
 
-  server.setErrorHandler((error: Error & { statusCode?: number }, _request, reply) => {
+  server.setErrorHandler((error: Error & { statusCode?: number }, request, reply) => {
     const status = error.statusCode ?? 500;
+    if (status === 413) {
+      return reply.code(413).send(tooLarge(request.routeOptions.bodyLimit ?? SMALL_BODY_LIMIT));
+    }
     if (status >= 400 && status < 500) {
       return reply.code(400).send({
         ok: false,
@@ -181,27 +249,41 @@ export async function startHeadlessHost(options: HeadlessHostOptions): Promise<H
     });
   });
 
-  server.post(
-    '/api/:name',
-    async (request: FastifyRequest<{ Params: { name: string } }>, reply) => {
-      const result = await dispatch(handlers, request.params.name, request.body, () => app.secret);
+  // One route per channel, each with the body limit of what it carries: 413 at once, from the
+  // declared length, before a byte of an oversized body is read.
+  for (const name of CHANNEL_NAMES) {
+    server.post(`/api/${name}`, { bodyLimit: bodyLimitOf(name) }, async (request, reply) => {
+      const result = await dispatch(handlers, name, request.body, () => app.secret);
       if (!result.ok) reply.code(statusOf(result.error.code, result.error.retryable));
       return result;
-    },
-  );
+    });
+  }
 
   server.get('/api/events', (request, reply) => {
+    // Bounded: per session (a cookie, or the token for scripts) and in all.
+    const who = request.cookies[cookieName] ?? 'token';
+    if (streams.size >= MAX_STREAMS || (streamsOf.get(who) ?? 0) >= MAX_STREAMS_PER_SESSION) {
+      return reply.code(429).send({
+        ok: false,
+        error: {
+          code: 'TOO_MANY_STREAMS',
+          message: `Too many event streams are open (at most ${MAX_STREAMS_PER_SESSION} per session and ${MAX_STREAMS} in all): close one first.`,
+          retryable: true,
+        },
+      });
+    }
     const header = request.headers['last-event-id'];
     const query = (request.query as { since?: string }).since;
     const raw = Array.isArray(header) ? header[0] : (header ?? query);
     const last = raw === undefined ? app.journal.lastSeq : Number(raw);
     reply.hijack();
     const res = reply.raw;
+    // Hijacked, the answer skips fastify's sending: its security headers are copied over.
     res.writeHead(200, {
+      ...(reply.getHeaders() as Record<string, string>),
       'content-type': 'text/event-stream; charset=utf-8',
       'cache-control': 'no-store',
       connection: 'keep-alive',
-      'x-content-type-options': 'nosniff',
     });
     res.write('retry: 2000\n\n');
     const send = (event: { seq: number }) =>
@@ -210,10 +292,14 @@ export async function startHeadlessHost(options: HeadlessHostOptions): Promise<H
     const off = app.journal.subscribe(send);
     const beat = setInterval(() => res.write(': keep-alive\n\n'), HEARTBEAT_MS);
     streams.add(reply);
+    streamsOf.set(who, (streamsOf.get(who) ?? 0) + 1);
     res.on('close', () => {
       off();
       clearInterval(beat);
       streams.delete(reply);
+      const left = (streamsOf.get(who) ?? 1) - 1;
+      if (left > 0) streamsOf.set(who, left);
+      else streamsOf.delete(who);
     });
   });
 
@@ -236,12 +322,16 @@ export async function startHeadlessHost(options: HeadlessHostOptions): Promise<H
     return sendFile(reply, file.path, file.mimeType);
   });
 
+  // Reached only with the session (a path that matches no route is not open).
   server.setNotFoundHandler((request, reply) => {
-    if (request.url.startsWith('/api/') || request.url.startsWith('/files/')) {
-      return notFound(reply, 'Nothing here.');
+    const [pathname = ''] = request.url.split('?');
+    if (request.method === 'POST' && /^\/api\/[^/]+$/.test(pathname)) {
+      return reply.code(404).send({
+        ok: false,
+        error: { code: 'UNKNOWN_CHANNEL', message: 'No such channel.', retryable: false },
+      });
     }
-    // The window routes inside one page: any other path is the page.
-    return reply.type('text/html').sendFile('index.html');
+    return notFound(reply, 'Nothing here.');
   });
 
   try {
@@ -255,9 +345,12 @@ export async function startHeadlessHost(options: HeadlessHostOptions): Promise<H
   }
   const address = server.server.address();
   port = typeof address === 'object' && address !== null ? address.port : port;
+  cookieName = sessionCookieName(port);
   const origin = `http://127.0.0.1:${port}`;
   return {
     url: `${origin}/?token=${token}`,
+    oneTimeUrl: () => `${origin}/?code=${sessions.newCode()}`,
+    routes,
     origin,
     port,
     async close() {

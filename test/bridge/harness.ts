@@ -2,6 +2,7 @@
 // The headless host in this process over real HTTP: the simulator's demo data set, an app
 // runtime on temp folders, and a client that signs in with the printed URL's token (as a
 // browser does) and calls the bridge. Keys in memory only: the keychain has its own tests.
+import { request } from 'node:http';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -159,4 +160,39 @@ export async function until<T>(
     if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
+}
+
+export interface RawAnswer {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+}
+
+/**
+ * A request with exactly the path, Host and headers given: no client normalises the path
+ * (`/api/./status` and `//api` go out as written) or adds a header of its own.
+ */
+export function rawRequest(
+  port: number,
+  pathname: string,
+  options: { headers?: Record<string, string>; method?: string; body?: string | Buffer } = {},
+): Promise<RawAnswer> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      {
+        host: '127.0.0.1',
+        port,
+        path: pathname,
+        method: options.method ?? 'GET',
+        headers: { host: `127.0.0.1:${port}`, ...options.headers },
+      },
+      (res) => {
+        let body = '';
+        res.on('data', (c: Buffer) => (body += c.toString()));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+      },
+    );
+    req.on('error', reject);
+    req.end(options.body);
+  });
 }

@@ -1,12 +1,11 @@
 // The headless host's guards, each over real HTTP: the token exchanged for an HttpOnly
 // SameSite=Strict cookie, 401 without it, 403 for a foreign Host (DNS rebinding) or Origin,
 // no CORS, a strict CSP, files never served from outside, loopback only.
-import { request } from 'node:http';
 import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { KEY, startBridge, until, type Bridge } from './harness.ts';
+import { KEY, rawRequest, startBridge, until, type Bridge } from './harness.ts';
 
 let b: Bridge;
 let brandId: string;
@@ -24,35 +23,9 @@ afterAll(async () => {
   await b?.close();
 });
 
-/** A raw request, so that Host and every header are exactly what a test says. */
-function raw(
-  pathname: string,
-  headers: Record<string, string> = {},
-  method = 'GET',
-): Promise<{
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  body: string;
-}> {
-  return new Promise((resolve, reject) => {
-    const req = request(
-      {
-        host: '127.0.0.1',
-        port: b.host.port,
-        path: pathname,
-        method,
-        headers: { host: `127.0.0.1:${b.host.port}`, ...headers },
-      },
-      (res) => {
-        let body = '';
-        res.on('data', (c: Buffer) => (body += c.toString()));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
-      },
-    );
-    req.on('error', reject);
-    req.end();
-  });
-}
+/** A raw request to this file's host (Host and every header exactly as a test says). */
+const raw = (pathname: string, headers: Record<string, string> = {}, method = 'GET') =>
+  rawRequest(b.host.port, pathname, { headers, method });
 
 describe('the session', () => {
   test('the printed token becomes an HttpOnly, SameSite=Strict cookie, and the URL loses it', async () => {

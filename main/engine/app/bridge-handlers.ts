@@ -232,7 +232,7 @@ export function createHandlers(app: AppRuntime): Handlers {
       return queueDoc(store, e);
     },
     syncNow: async () => {
-      await engine().reconcile();
+      await engine().requestSync();
       return { queued: true };
     },
     createBrand: async (input) => {
