@@ -1,7 +1,8 @@
 // One demo per data dir: a small lock file says which process runs it and at which URL, so
 // that a second demo on the same folders points to the first instead of fighting it.
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { keepPrivate } from '../engine/store/index.ts';
 
 export interface DemoHolder {
   pid: number;
@@ -15,11 +16,15 @@ export type DemoLock =
 const LOCK_NAME = 'demo.lock';
 
 export function claimDemoLock(dataDir: string): DemoLock {
-  mkdirSync(dataDir, { recursive: true });
+  keepPrivate(dataDir);
   const file = path.join(dataDir, LOCK_NAME);
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
-      writeFileSync(file, JSON.stringify({ pid: process.pid, url: null }), { flag: 'wx' });
+      // Its URL carries the token: only this user may read it.
+      writeFileSync(file, JSON.stringify({ pid: process.pid, url: null }), {
+        flag: 'wx',
+        mode: 0o600,
+      });
       return {
         claimed: true,
         publish: (url) => writeFileSync(file, JSON.stringify({ pid: process.pid, url })),

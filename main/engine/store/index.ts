@@ -1,5 +1,5 @@
 // The local store's public surface.
-export { openStore, openStoreReadOnly, Store, databaseFileName } from './store.ts';
+export { openStore, openStoreReadOnly, Store, databaseFileName, keepPrivate } from './store.ts';
 export type { StoreOptions, Freshness, StatusSummary } from './store.ts';
 export { StoreError, isStoreError } from './store-error.ts';
 export type { StoreErrorCode } from './store-error.ts';

@@ -1,7 +1,7 @@
 // The engine's memory: one SQLite database (WAL) in the data dir. Every table is reached
 // through a repository with typed methods; no SQL lives outside main/engine/store.
 // The API key is never stored here (it lives in the OS keychain).
-import { existsSync, mkdirSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { Db } from './db.ts';
@@ -160,10 +160,18 @@ export function openStore(
 ): Store {
   let path: string;
   if ('dataDir' in location) {
-    mkdirSync(location.dataDir, { recursive: true });
+    keepPrivate(location.dataDir);
     path = join(location.dataDir, databaseFileName);
   } else {
     path = location.file;
+  }
+  // Only this user reads the database (the key is never in it, but what it syncs is theirs);
+  // SQLite gives its WAL and shared-memory files the database file's mode.
+  try {
+    closeSync(openSync(path, 'a', 0o600));
+    chmodSync(path, 0o600);
+  } catch {
+    // A read-only place or a foreign file: opening it below says what is wrong.
   }
   const now = options.now ?? Date.now;
   let raw: Database.Database;
@@ -229,4 +237,13 @@ export function openStoreReadOnly(dataDir: string): Store | null {
     throw error;
   }
   return new Store(path, new Db(raw, false), Date.now);
+}
+
+/**
+ * The data dir holds what only its user should read (the demo's URL with its token, the
+ * database): made 0700, and made so again when an older version left it open.
+ */
+export function keepPrivate(dataDir: string): void {
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  chmodSync(dataDir, 0o700);
 }
