@@ -8,6 +8,7 @@ import {
 } from '../engine/api/index.ts';
 import { defaultDataDir, defaultSyncRoot } from '../engine/paths.ts';
 import { Keychain, KeychainError } from '../engine/keychain.ts';
+import { serviceAddressProblem } from '../engine/service-address.ts';
 import { CommandFailure, Output, UsageError } from './output.ts';
 import { onSlowdown } from './slowdown-notes.ts';
 
@@ -55,6 +56,8 @@ export function resolveConfig(
   env: Record<string, string | undefined>,
 ): CliConfig {
   const baseUrl = nonEmpty(options.baseUrl) ?? nonEmpty(env[ENV.baseUrl]);
+  const problem = baseUrl === undefined ? null : serviceAddressProblem(baseUrl);
+  if (problem !== null) throw new UsageError(`--base-url (or ${ENV.baseUrl}): ${problem}`);
   return {
     baseUrl,
     dataDir: nonEmpty(options.dataDir) ?? nonEmpty(env[ENV.dataDir]) ?? defaultDataDir(),

@@ -27,15 +27,37 @@ test('default data dir and sync root per OS', () => {
 
 test('options beat the environment; empty values count as unset', () => {
   const env = {
-    BRAND_SYNC_BASE_URL: 'http://env/v1',
+    BRAND_SYNC_BASE_URL: 'https://env.example/v1',
     BRAND_SYNC_DATA_DIR: '/env/data',
     BRAND_SYNC_ROOT: ' ',
   };
-  const config = resolveConfig({ baseUrl: 'http://opt/v1' }, env);
-  expect(config.baseUrl).toBe('http://opt/v1');
+  const config = resolveConfig({ baseUrl: 'https://opt.example/v1' }, env);
+  expect(config.baseUrl).toBe('https://opt.example/v1');
   expect(config.dataDir).toBe('/env/data');
   expect(config.root).toBe(defaultSyncRoot());
   expect(resolveConfig({}, {}).baseUrl).toBeUndefined();
+});
+
+test('the key goes over https, or plain http only to this computer', () => {
+  for (const ok of [
+    'https://api.example.com/v1',
+    'http://127.0.0.1:4000/v1',
+    'http://localhost/v1',
+    'http://[::1]:9/v1',
+  ]) {
+    expect(resolveConfig({ baseUrl: ok }, {}).baseUrl).toBe(ok);
+  }
+  expect(() => resolveConfig({ baseUrl: 'http://api.example.com/v1' }, {})).toThrow(
+    /Plain http:\/\/ is used only for this computer .*https:\/\/api\.example\.com\/v1/,
+  );
+  expect(() => resolveConfig({}, { BRAND_SYNC_BASE_URL: 'http://10.0.0.2/v1' })).toThrow(
+    /BRAND_SYNC_BASE_URL/,
+  );
+  expect(() => resolveConfig({ baseUrl: 'https://me:pw@api.example.com' }, {})).toThrow(
+    /user name or password/,
+  );
+  expect(() => resolveConfig({ baseUrl: 'ftp://api.example.com' }, {})).toThrow(/https:\/\//);
+  expect(() => resolveConfig({ baseUrl: 'not a url' }, {})).toThrow(/is not a URL/);
 });
 
 test('the key comes from BRAND_SYNC_API_KEY only', () => {

@@ -10,6 +10,7 @@ import { Keychain } from '../keychain.ts';
 import { defaultSyncRoot } from '../paths.ts';
 import { openStore, type Store } from '../store/index.ts';
 import { AppError } from './app-errors.ts';
+import { serviceAddressProblem } from '../service-address.ts';
 import { baseUrlSetting, syncRootSetting } from './app-settings.ts';
 import { EventJournal } from './event-journal.ts';
 import { feedEvents } from './event-feed.ts';
@@ -118,8 +119,18 @@ export class AppRuntime {
     return this.#options.baseUrl ?? this.store.settings.read(baseUrlSetting);
   }
 
+  /**
+   * The service cannot change in this process: named at start (a flag, the environment), or
+   * the key came with the process (environment, demo) and so belongs to the service it was
+   * started with, which no setting may swap for another address.
+   */
   get baseUrlFixed(): boolean {
-    return this.#options.baseUrl !== undefined;
+    return this.baseUrlFixedBy !== null;
+  }
+
+  get baseUrlFixedBy(): 'start' | 'credentials' | null {
+    if (this.#options.baseUrl !== undefined) return 'start';
+    return this.#options.credentials !== undefined ? 'credentials' : null;
   }
 
   /** The secret in use, for redaction only: never sent anywhere. */
@@ -151,6 +162,8 @@ export class AppRuntime {
     if (target === null || target === undefined) {
       throw new AppError('NO_SERVICE', 'No service is configured: give its URL with the key.');
     }
+    const problem = serviceAddressProblem(target);
+    if (problem !== null) throw new AppError('INVALID_INPUT', problem);
     const credentials: Credentials = { kind, secret };
     const client = this.#client(target, credentials);
     try {

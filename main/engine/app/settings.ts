@@ -6,6 +6,7 @@ import { mediaCacheMaxBytesSetting } from '../store/index.ts';
 import { startAtLoginSetting, themeSetting } from './app-settings.ts';
 import type { AppRuntime } from './app-runtime.ts';
 import { AppError } from './app-errors.ts';
+import { serviceAddressProblem } from '../service-address.ts';
 import { mediaCacheOf } from './media.ts';
 import os from 'node:os';
 import path from 'node:path';
@@ -58,11 +59,21 @@ export async function updateSettings(
       'The sync root is fixed for this run by --root or BRAND_SYNC_ROOT.',
     );
   }
-  if (change.baseUrl !== undefined && app.baseUrlFixed) {
-    throw new AppError(
-      'INVALID_INPUT',
-      'The service is fixed for this run by --base-url or BRAND_SYNC_BASE_URL.',
-    );
+  if (change.baseUrl !== undefined && change.baseUrl !== app.baseUrl) {
+    if (app.baseUrlFixedBy === 'start') {
+      throw new AppError(
+        'INVALID_INPUT',
+        'The service is fixed for this run by --base-url or BRAND_SYNC_BASE_URL.',
+      );
+    }
+    if (app.baseUrlFixedBy === 'credentials') {
+      throw new AppError(
+        'INVALID_INPUT',
+        `The key this run was started with (${app.session.source === 'demo' ? "the demo's" : 'from BRAND_SYNC_API_KEY or BRAND_SYNC_ACCESS_TOKEN'}) belongs to ${app.baseUrl ?? 'no service'} and is never sent to another address: start Brand Sync without it to change the service.`,
+      );
+    }
+    const problem = serviceAddressProblem(change.baseUrl);
+    if (problem !== null) throw new AppError('INVALID_INPUT', problem);
   }
   if (change.startAtLogin !== undefined) {
     if (app.host.loginItem === undefined) {
