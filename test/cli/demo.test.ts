@@ -3,7 +3,7 @@
 // brands get folders, a ready brand's Brand Skill lands on disk, a dropped image is uploaded,
 // a second demo on the same folders points to the first, and Ctrl-C stops it cleanly.
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, expect, test } from 'vitest';
@@ -70,4 +70,36 @@ test('demo syncs the sample brands, uploads a dropped image, and stops on SIGINT
   expect(child.stderr).toContain('Stopped.');
   expect(child.stderr).not.toMatch(/demo-[0-9a-f]{32}/);
   expect(child.stderr).not.toMatch(/\n\s+at /);
+});
+
+test('demo --open hands the browser a one-time code, never the token; the lock with the URL is private', async () => {
+  // A desktop opener that only notes what it was given.
+  const bin = path.join(dir, 'bin');
+  await mkdir(bin);
+  const opened = path.join(dir, 'opened');
+  await writeFile(path.join(bin, 'xdg-open'), `#!/bin/sh\necho "$@" >> '${opened}'\n`);
+  await chmod(path.join(bin, 'xdg-open'), 0o755);
+  const data = path.join(dir, 'data');
+  const child = startCli(
+    ['--data-dir', data, '--root', path.join(dir, 'root'), 'demo', '--port', '0', '--open'],
+    { HOME: dir, PATH: `${bin}:${process.env.PATH ?? ''}` },
+  );
+  try {
+    await until(() => existsSync(opened) && child.stdout.includes('token='), 'the browser opened');
+    const printed = /^http:\/\/127\.0\.0\.1:\d+\/\?token=([\w-]+)$/m.exec(child.stdout);
+    expect(printed).not.toBeNull();
+    const token = (printed as RegExpExecArray)[1] as string;
+    const given = (await readFile(opened, 'utf8')).trim();
+    expect(given).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/\?code=[\w-]+$/);
+    expect(given).not.toContain(token);
+    const first = await fetch(given, { redirect: 'manual' });
+    expect(first.status).toBe(303);
+    expect((await fetch(given, { redirect: 'manual' })).status).toBe(401);
+    expect((await stat(data)).mode & 0o777).toBe(0o700);
+    expect((await stat(path.join(data, 'demo.lock'))).mode & 0o777).toBe(0o600);
+    expect(await readFile(path.join(data, 'demo.lock'), 'utf8')).toContain(token);
+  } finally {
+    child.kill('SIGINT');
+  }
+  expect(await child.exited).toBe(0);
 });
