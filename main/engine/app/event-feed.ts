@@ -17,10 +17,12 @@ import type { EventJournal } from './event-journal.ts';
 /** Progress of one job at most this often; the last state always goes out. */
 const PROGRESS_EVERY_MS = 250;
 /**
- * A brand's files: the first change goes out at once, the rest of a burst at most this often
- * (a scan of 10,000 files is a few hints, not 10,000).
+ * A brand's files: the first change goes out at once; more in a burst wait for a short window
+ * that doubles while the burst lasts (a scan of 10,000 files is a few hints, not 10,000), and
+ * starts short again once a window passes quietly.
  */
-const FILES_EVERY_MS = 200;
+const FILES_FIRST_MS = 30;
+const FILES_MAX_MS = 400;
 
 export function feedEvents(engine: Engine, journal: EventJournal): () => void {
   const push = (event: BridgeEvent) => journal.push(event);
@@ -226,30 +228,29 @@ export function feedEvents(engine: Engine, journal: EventJournal): () => void {
     }
   }
 
-  // Per brand: null while a window is open with nothing new, true once more came in it.
-  const filesWindows = new Map<string, boolean>();
+  // Per brand, while a window is open: whether more came in it, and its length.
+  const filesWindows = new Map<string, { more: boolean; ms: number }>();
   function filesChanged(brandId: string): void {
-    if (filesWindows.has(brandId)) {
-      filesWindows.set(brandId, true);
+    const open = filesWindows.get(brandId);
+    if (open !== undefined) {
+      open.more = true;
       return;
     }
     push({ type: 'files', brandId });
-    filesWindows.set(brandId, false);
-    const close = () => {
-      const more = filesWindows.get(brandId) === true;
-      if (!more) {
-        filesWindows.delete(brandId);
-        return;
-      }
-      push({ type: 'files', brandId });
-      filesWindows.set(brandId, false);
-      arm();
-    };
+    const window = { more: false, ms: FILES_FIRST_MS };
+    filesWindows.set(brandId, window);
     const arm = () => {
       const timer = setTimeout(() => {
         timers.delete(timer);
-        close();
-      }, FILES_EVERY_MS);
+        if (!window.more) {
+          filesWindows.delete(brandId);
+          return;
+        }
+        push({ type: 'files', brandId });
+        window.more = false;
+        window.ms = Math.min(FILES_MAX_MS, window.ms * 2);
+        arm();
+      }, window.ms);
       timer.unref();
       timers.add(timer);
     };

@@ -1,8 +1,9 @@
 // A bridge query kept fresh by the event stream: loaded when something first reads it,
 // asked again when an event says it is stale, and let go when nothing reads it any more.
 // `createSubscriber` ties the subscription to the readers. The first event of a burst is
-// answered at once; the rest of the burst (a folder of 300 files) is coalesced into one more
-// request at the end of a short window, and one request is in flight at a time.
+// answered at once; the rest of the burst (a folder of 300 files) waits for a short window
+// that doubles while the burst lasts (up to `debounceMs`), and one request is in flight at a
+// time: a burst costs a few requests, and a lone change shows as soon as it is asked.
 import { createSubscriber } from 'svelte/reactivity';
 import type { BridgeError, NumberedEvent } from '../../../../contract/index.ts';
 import type { EventHub, EventType } from './event-hub.svelte.ts';
@@ -14,9 +15,12 @@ export interface LiveQueryOptions<T> {
   /** Only events that concern this query (say, of one brand). */
   relevant?: (event: NumberedEvent) => boolean;
   load: () => Promise<{ ok: true; data: T } | { ok: false; error: BridgeError }>;
-  /** After a request, further events wait this long and share one request. */
+  /** The longest wait of further events in a burst (they share one request). */
   debounceMs?: number;
 }
+
+/** The first quiet window after a request: short, so a second change soon after still shows at once. */
+const FIRST_WINDOW_MS = 30;
 
 export class LiveQuery<T> {
   #data = $state.raw<T | null>(null);
@@ -30,6 +34,7 @@ export class LiveQuery<T> {
   #again = false;
   /** Events came in the quiet window: one request when it ends. */
   #pending = false;
+  #windowMs = FIRST_WINDOW_MS;
 
   constructor(options: LiveQueryOptions<T>) {
     this.#options = options;
@@ -85,11 +90,15 @@ export class LiveQuery<T> {
   #quiet(): void {
     this.#timer = setTimeout(() => {
       this.#timer = null;
-      if (!this.#pending) return;
+      if (!this.#pending) {
+        this.#windowMs = FIRST_WINDOW_MS;
+        return;
+      }
       this.#pending = false;
+      this.#windowMs = Math.min(this.#options.debounceMs ?? 150, this.#windowMs * 2);
       void this.refresh();
       this.#quiet();
-    }, this.#options.debounceMs ?? 150);
+    }, this.#windowMs);
   }
 
   refresh(): Promise<void> {
