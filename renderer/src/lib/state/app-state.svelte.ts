@@ -34,6 +34,8 @@ export class AppState {
   readonly credits: LiveQuery<Output<'credits'>>;
   readonly settings: LiveQuery<SettingsDoc>;
   readonly activity: LiveQuery<ActivityDoc>;
+  /** The image edits the engine follows (and the last finished), kept by its `image` events. */
+  readonly imageEdits: LiveQuery<Output<'imageEdits'>>;
   // Made once per brand and never shown as such: a plain Map, not reactive state.
   // eslint-disable-next-line svelte/prefer-svelte-reactivity
   readonly #perBrand = new Map<string, BrandStates>();
@@ -64,6 +66,11 @@ export class AppState {
       load: () => bridge.call('settings', {}),
     });
     this.theme = new Theme(this.settings);
+    this.imageEdits = new LiveQuery({
+      hub: this.hub,
+      types: ['image'],
+      load: () => bridge.call('imageEdits', {}),
+    });
     this.activity = new LiveQuery({
       hub: this.hub,
       types: ['job', 'queue', 'connection', 'session'],
