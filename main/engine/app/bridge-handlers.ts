@@ -27,6 +27,7 @@ import {
   IMAGE_SIZES,
   MAX_PROMPT,
   MAX_REFERENCES,
+  findImageEdits,
   imageEditsOf,
   planImageEdit,
   quoteImageEdit,
@@ -142,13 +143,13 @@ export function createHandlers(app: AppRuntime): Handlers {
     activity: ({ limit }) => activityView(store, app.engine, limit),
     settings: () => settingsDoc(app),
     imageEdits: ({ brandId }) => {
-      const e = app.engine;
-      if (e === null) return { edits: [] };
+      const edits = app.engine === null ? undefined : findImageEdits(app.engine);
       const id = brandId === undefined ? undefined : lookupBrand(store, brandId);
-      return { edits: imageEditsOf(e).list(id).map(imageEditDoc) };
+      return { edits: (edits?.list(id) ?? []).map(imageEditDoc) };
     },
     image: async ({ imageId }) => {
-      const known = app.engine === null ? undefined : imageEditsOf(app.engine).get(imageId);
+      const known =
+        app.engine === null ? undefined : findImageEdits(app.engine)?.get(imageId.toLowerCase());
       if (known !== undefined) {
         const doc = imageEditDoc(known);
         return {

@@ -42,10 +42,16 @@ export const imageEditsFeature: FeatureFactory = (parts) => createImageEdits(par
 
 /** The engine's image edits (every engine built with the default features has them). */
 export function imageEditsOf(engine: Engine): ImageEdits {
+  const edits = findImageEdits(engine);
+  if (edits === undefined) throw new Error('This engine has no image edits.');
+  return edits;
+}
+
+/** The engine's image edits, or undefined when it was built without them. */
+export function findImageEdits(engine: Engine): ImageEdits | undefined {
   const feature = engine.features.find((f) => f.name === IMAGE_EDITS_FEATURE) as
     (EngineFeature & { edits?: ImageEdits }) | undefined;
-  if (feature?.edits === undefined) throw new Error('This engine has no image edits.');
-  return feature.edits;
+  return feature?.edits;
 }
 
 function createImageEdits(parts: EngineParts): EngineFeature & { edits: ImageEdits } {

@@ -23,6 +23,7 @@ export {
   IMAGE_EDIT_DONE,
   IMAGE_EDIT_FAILED,
   IMAGE_EDITS_FEATURE,
+  findImageEdits,
   imageEditsFeature,
   imageEditsOf,
   type ImageEdits,
