@@ -65,12 +65,13 @@ export async function openWindow(
  */
 async function useScheme(page: Page, scheme: 'light' | 'dark'): Promise<void> {
   await page.emulateMedia({ colorScheme: scheme });
-  // In-page code as source: this file is typed for Node, without the DOM's names.
-  await page.waitForFunction(`(() => {
+  // A function, not source: the page's CSP allows no eval.
+  await page.waitForFunction((wanted) => {
+    const { document } = globalThis as unknown as InPage;
     const { theme, themeSetting } = document.documentElement.dataset;
     if (themeSetting === undefined) return false;
-    return themeSetting !== 'system' || theme === ${JSON.stringify(scheme)};
-  })()`);
+    return themeSetting !== 'system' || theme === wanted;
+  }, scheme);
 }
 
 /** No serious or critical axe violation on the screen as it is now, in light and in dark. */
@@ -134,13 +135,35 @@ export async function brandId(bridge: Bridge, name: string): Promise<string> {
  * of every box that could scroll, whatever its content now. Dialogs are exempt: they take focus.
  */
 function unreachableScrollBoxes(page: Page): Promise<string[]> {
-  // In-page code as source: this file is typed for Node, without the DOM's names.
-  return page.evaluate(`[...document.querySelectorAll('body *')]
-    .filter((el) => {
-      const style = getComputedStyle(el);
-      if (!/auto|scroll/.test(style.overflowX + ' ' + style.overflowY)) return false;
-      if (style.display === 'none' || el.tabIndex >= 0) return false;
-      return !/^(dialog|alertdialog)$/.test(el.getAttribute('role') ?? '');
-    })
-    .map((el) => el.tagName.toLowerCase() + '.' + [...el.classList].join('.'))`);
+  return page.evaluate(() => {
+    const { document, getComputedStyle } = globalThis as unknown as InPage;
+    return [...document.querySelectorAll('body *')]
+      .filter((el) => {
+        const style = getComputedStyle(el);
+        if (!/auto|scroll/.test(`${style.overflowX} ${style.overflowY}`)) return false;
+        if (style.display === 'none' || el.tabIndex >= 0) return false;
+        return !/^(dialog|alertdialog)$/.test(el.getAttribute('role') ?? '');
+      })
+      .map((el) => `${el.tagName.toLowerCase()}.${[...el.classList].join('.')}`);
+  });
+}
+
+/** The few DOM names the in-page checks use: this file is typed for Node, without the DOM. */
+interface InPageElement {
+  tagName: string;
+  tabIndex: number;
+  classList: Iterable<string>;
+  dataset: Record<string, string | undefined>;
+  getAttribute(name: string): string | null;
+}
+interface InPage {
+  document: {
+    documentElement: InPageElement;
+    querySelectorAll(selector: string): Iterable<InPageElement>;
+  };
+  getComputedStyle(element: InPageElement): {
+    overflowX: string;
+    overflowY: string;
+    display: string;
+  };
 }
