@@ -63,6 +63,11 @@ describe('parseEntryName', () => {
     ['a./b', 'RESERVED_NAME'],
     ['b ', 'RESERVED_NAME'],
     ['.Brand-Sync-Manifest.json', 'RESERVED_NAME'],
+    ['a\u202egnp.exe', 'INVALID_NAME'],
+    ['a\u202agnp.exe', 'INVALID_NAME'],
+    ['a\u2067b', 'INVALID_NAME'],
+    ['a\u200fb', 'INVALID_NAME'],
+    ['a\u061cb', 'INVALID_NAME'],
   ])('rejects %j with %s', (name, code) => {
     expect(codeOf(() => parseEntryName(name, policy))).toBe(code);
   });
@@ -73,6 +78,12 @@ describe('parseEntryName', () => {
 
   test('the error names the entry with invisible characters escaped', () => {
     expect(() => parseEntryName('bad\tname', policy)).toThrow('entry "bad\\tname"');
+  });
+
+  test('a bidi control is named by its code point and escaped in the message', () => {
+    expect(() => parseEntryName('a\u202egnp.exe', policy)).toThrow(
+      'entry "a\\u202Egnp.exe": the name holds the bidirectional control character U+202E',
+    );
   });
 });
 

@@ -22,11 +22,20 @@ const WINDOWS_FORBIDDEN = /[<>:"|?*]/;
 // C0 and C1 control characters and DEL: invisible, and some filesystems refuse them.
 // eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
+// Bidirectional controls (embeddings, overrides, isolates, marks): invisible, they reorder
+// what a name shows, so `a\u202Egnp.exe` reads as "aexe.png" in a file manager.
+const BIDI_CONTROLS = '\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c';
+const BIDI_CONTROL = new RegExp(`[${BIDI_CONTROLS}]`);
+const BIDI_CONTROL_ALL = new RegExp(`[${BIDI_CONTROLS}]`, 'g');
 const MAX_SEGMENT_BYTES = 255;
+
+const codePoint = (char: string): string =>
+  (char.codePointAt(0) as number).toString(16).toUpperCase().padStart(4, '0');
 
 /** Shows a name with its invisible characters escaped, for error messages. */
 export function quoteName(name: string): string {
-  return JSON.stringify(name);
+  // JSON escapes C0 controls only; a bidi control left raw would reorder the message itself.
+  return JSON.stringify(name).replace(BIDI_CONTROL_ALL, (c) => `\\u${codePoint(c)}`);
 }
 
 /** Splits and checks one entry name; throws an ArchiveError naming the entry. */
@@ -37,6 +46,13 @@ export function parseEntryName(name: string, policy: NamePolicy): EntryPath {
   };
   if (name.length === 0) fail('INVALID_NAME', 'empty name');
   if (CONTROL.test(name)) fail('INVALID_NAME', 'the name holds a control character');
+  const bidi = BIDI_CONTROL.exec(name);
+  if (bidi !== null) {
+    fail(
+      'INVALID_NAME',
+      `the name holds the bidirectional control character U+${codePoint(bidi[0])}, which makes it read as another name`,
+    );
+  }
   if (/^[a-zA-Z]:/.test(name)) fail('DRIVE_LETTER', 'path starts with a drive letter');
   if (name.includes('\\')) fail('BACKSLASH', 'backslash in the name (a separator on Windows)');
   if (name.startsWith('/')) fail('ABSOLUTE_PATH', 'absolute path');
