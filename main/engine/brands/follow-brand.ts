@@ -6,7 +6,7 @@
 // started engine (`run`, the window) follows: a one-shot command does not.
 import type { Brand as ServiceBrand } from '../api/index.ts';
 import type { EngineFeature, EngineParts, FeatureFactory } from '../engine.ts';
-import { Follower } from '../follow/follower.ts';
+import { Follower, queueConnection } from '../follow/follower.ts';
 import type { Brand } from '../store/index.ts';
 
 export const BRAND_FOLLOW_FEATURE = 'brandFollow';
@@ -25,7 +25,7 @@ export interface BrandFollowFeature extends EngineFeature {
 
 function createBrandFollow(parts: EngineParts): BrandFollowFeature {
   const { store, client, events } = parts;
-  const follower = new Follower();
+  const follower = new Follower({ connection: queueConnection(parts.queue) });
   let started = false;
 
   const follow = (brandId: string): void => {

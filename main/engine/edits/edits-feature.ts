@@ -4,7 +4,7 @@
 // the feature hides itself, says so once, and looks again only a day later.
 import { z } from 'zod';
 import { isApiError, type BrandEdit } from '../api/index.ts';
-import { Follower } from '../follow/follower.ts';
+import { Follower, queueConnection } from '../follow/follower.ts';
 import type { EngineFeature, EngineParts, FeatureFactory } from '../engine.ts';
 import { brandDisplayName, defineSetting } from '../store/index.ts';
 import { EDITS_UNAVAILABLE_MESSAGE, refreshEdits } from './edit-actions.ts';
@@ -51,7 +51,7 @@ function createBrandEdits(parts: EngineParts): EngineFeature {
     return since !== null && parts.now() - since < RECHECK_MS;
   };
   const results = new Map<string, { at: number; result: RefreshEditsResult }>();
-  const follower = new Follower();
+  const follower = new Follower({ connection: queueConnection(queue) });
   let started = false;
   // The interface offers no long poll for an edit: polled with backoff (seconds at first,
   // about a minute at most), one follow per edit.

@@ -5,7 +5,8 @@
 // looks are spaced with a backoff: seconds at first, about a minute at most. A failed look
 // (offline, a 5xx) backs off the same way; a resource the service no longer has ends the
 // follow. Calls go through the API client, so through the key's pacer.
-import { isApiError } from '../api/index.ts';
+import { isApiError, type ApiError } from '../api/index.ts';
+import type { JobQueue } from '../queue/index.ts';
 
 export interface FollowBackoff {
   /** The first wait between two looks. */
@@ -38,17 +39,43 @@ export interface FollowSpec<T> {
   gone?: (code: string) => void;
 }
 
+/** Told what the looks learn of the connection (the queue's offline condition). */
+export interface FollowConnection {
+  /** A look got no answer at all. */
+  lost(error: ApiError): void;
+  /** A look was answered. */
+  answered(): void;
+}
+
+/**
+ * A look without an answer means the service cannot be reached, as a failed job does (the
+ * window says offline, and probes while open); an answered look means it is back.
+ */
+export function queueConnection(queue: JobQueue): FollowConnection {
+  const offline = () => queue.status().conditions.some((c) => c.name === 'offline');
+  return {
+    lost(error) {
+      if (!offline()) queue.setCondition('offline', { code: error.code, message: error.message });
+    },
+    answered() {
+      if (offline()) queue.clearCondition('offline');
+    },
+  };
+}
+
 export interface FollowerOptions {
   backoff?: Partial<FollowBackoff>;
   now?: () => number;
   /** Waits ms (resolves early on abort); a test may pass its own clock. */
   sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
+  connection?: FollowConnection;
 }
 
 export class Follower {
   readonly #backoff: FollowBackoff;
   readonly #now: () => number;
   readonly #sleep: (ms: number, signal: AbortSignal) => Promise<void>;
+  readonly #connection: FollowConnection | undefined;
   readonly #running = new Map<string, Promise<unknown>>();
   #abort = new AbortController();
 
@@ -56,6 +83,7 @@ export class Follower {
     this.#backoff = { ...DEFAULT_FOLLOW_BACKOFF, ...options.backoff };
     this.#now = options.now ?? Date.now;
     this.#sleep = options.sleep ?? sleep;
+    this.#connection = options.connection;
   }
 
   /** The keys followed now. */
@@ -101,6 +129,10 @@ export class Follower {
         value = await spec.look({ wait: spec.longPoll && !first, signal });
       } catch (error) {
         if (signal.aborted) return undefined;
+        if (isApiError(error)) {
+          if (error.kind === 'network') this.#connection?.lost(error);
+          else this.#connection?.answered();
+        }
         if (isGone(error)) {
           spec.gone?.(isApiError(error) ? error.code : 'GONE');
           return undefined;
@@ -110,6 +142,7 @@ export class Follower {
         continue;
       }
       if (signal.aborted) return undefined;
+      this.#connection?.answered();
       const state = spec.stateOf(value);
       const changed = first || state !== previous;
       if (changed) {

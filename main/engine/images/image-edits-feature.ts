@@ -9,7 +9,7 @@
 import { refreshAccountKind } from '../account-refresh.ts';
 import type { Image } from '../api/index.ts';
 import type { Engine, EngineFeature, EngineParts, FeatureFactory } from '../engine.ts';
-import { Follower } from '../follow/follower.ts';
+import { Follower, queueConnection } from '../follow/follower.ts';
 import { brandDisplayName } from '../store/index.ts';
 import { credits, ImageEditRefused, startImageEdit, type ImageEditPlan } from './image-edit.ts';
 import {
@@ -56,7 +56,7 @@ export function findImageEdits(engine: Engine): ImageEdits | undefined {
 
 function createImageEdits(parts: EngineParts): EngineFeature & { edits: ImageEdits } {
   const { store, client, events, queue } = parts;
-  const follower = new Follower();
+  const follower = new Follower({ connection: queueConnection(queue) });
   const waiters = new Map<string, ((state: ImageEditState) => void)[]>();
 
   const read = (): ImageEditState[] => store.settings.read(imageEditsSetting);
