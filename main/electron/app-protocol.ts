@@ -2,8 +2,9 @@
 // `protocol.handle`, never `file://`. The handler is a plain `Request -> Response` function
 // (tested in Node): the built renderer, and under `/files/` the same files the headless host
 // serves (the media cache, the Brand Skill, the brand folder), nothing outside them, every
-// answer with the same strict CSP as the headless host.
-import { readFile } from 'node:fs/promises';
+// answer with the same strict CSP as the headless host. Files are streamed, never read whole.
+import { open, readFile } from 'node:fs/promises';
+import { Readable } from 'node:stream';
 import {
   CONTENT_SECURITY_POLICY,
   FILES_CONTENT_SECURITY_POLICY,
@@ -16,6 +17,42 @@ import { mimeTypeOf } from '../engine/views/skill-view.ts';
 export const APP_SCHEME = 'app';
 export const APP_HOST = 'brand-sync';
 export const APP_ORIGIN = `${APP_SCHEME}://${APP_HOST}`;
+
+/**
+ * The scheme's privileges, registered before the app is ready: a standard, secure origin with
+ * fetch. Never `bypassCSP` (the CSP of every answer must hold), `corsEnabled` or service workers.
+ */
+export const APP_SCHEME_PRIVILEGES = {
+  standard: true,
+  secure: true,
+  supportFetchAPI: true,
+} as const;
+
+/**
+ * Whether `url` is on the app's origin. Parsed, not compared by `origin`: Node gives a custom
+ * scheme's origin as 'null', and a prefix test alone would not say what a URL's host is.
+ */
+export function isAppUrl(url: string): boolean {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return false;
+  }
+  return (
+    parsed.protocol === `${APP_SCHEME}:` &&
+    parsed.host === APP_HOST &&
+    parsed.username === '' &&
+    parsed.password === ''
+  );
+}
+
+/** Whether `url` is the app's page itself (`/` or `/index.html`; it routes by the hash). */
+export function isAppPageUrl(url: string): boolean {
+  if (!isAppUrl(url)) return false;
+  const { pathname } = new URL(url);
+  return pathname === '/' || pathname === '/index.html';
+}
 
 export interface AppProtocolOptions {
   /** The built renderer (dist/renderer). */
@@ -33,7 +70,7 @@ const securityHeaders = {
 
 function answer(
   status: number,
-  body: Buffer | string | null,
+  body: Buffer | string | ReadableStream<Uint8Array> | null,
   type: string,
   csp = CONTENT_SECURITY_POLICY,
 ): Response {
@@ -74,8 +111,14 @@ export function createAppProtocolHandler(options: AppProtocolOptions) {
     if (parts[0] === 'files') {
       const file = await options.fileFor(parts.slice(1));
       if (file === null) return notFound();
-      const body = request.method === 'HEAD' ? null : await readFile(file.path);
-      return answer(200, body, servedType(file.mimeType), FILES_CONTENT_SECURITY_POLICY);
+      const type = servedType(file.mimeType);
+      if (request.method === 'HEAD') return answer(200, null, type, FILES_CONTENT_SECURITY_POLICY);
+      // Opened here, so a file gone since fileFor is a 404 rather than a broken stream.
+      const handle = await open(file.path, 'r').catch(() => null);
+      if (handle === null) return notFound();
+      // Streamed: a video of a gigabyte is never held in memory, its first bytes go out at once.
+      const body = Readable.toWeb(handle.createReadStream()) as ReadableStream<Uint8Array>;
+      return answer(200, body, type, FILES_CONTENT_SECURITY_POLICY);
     }
     // The window routes inside one page (the hash): `/` is the page.
     const rel = parts.join('/') === '' ? 'index.html' : parts.join('/');
