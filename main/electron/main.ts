@@ -77,9 +77,14 @@ async function start(): Promise<void> {
     APP_SCHEME,
     createAppProtocolHandler({ rendererDir, fileFor: (rest) => fileFor(runtime, rest) }),
   );
-  registerBridge(ipcMain, (name, input) => dispatch(handlers, name, input, () => runtime.secret));
 
   let window: BrowserWindow | null = null;
+  // Only the window's main frame may call: the bridge asks for it at each call.
+  registerBridge(
+    ipcMain,
+    (name, input) => dispatch(handlers, name, input, () => runtime.secret),
+    () => window?.webContents.mainFrame ?? null,
+  );
   let quitting = false;
   const saved = await loadWindowState(dataDir);
   const openWindow = (hash = '') => {

@@ -1,9 +1,15 @@
 // The bridge over IPC against a fake of the ipcMain surface and the real engine's dispatch:
-// one handler per contract channel, a foreign sender refused before the engine sees anything,
-// a malformed payload answered with VALIDATION_ERROR, results in the contract's shape.
+// one handler per contract channel, any sender but the app window's main frame on the app's
+// page refused before the engine sees anything (a subframe with the app's URL too), a
+// malformed payload answered with VALIDATION_ERROR, results in the contract's shape.
 import { afterAll, beforeAll, expect, test, vi } from 'vitest';
 import { channelNames } from '../../contract/index.ts';
-import { registerBridge, type IpcEventLike } from '../../main/electron/ipc-bridge.ts';
+import {
+  registerBridge,
+  senderAllowed,
+  type FrameLike,
+  type IpcEventLike,
+} from '../../main/electron/ipc-bridge.ts';
 import { createHandlers } from '../../main/engine/app/bridge-handlers.ts';
 import { dispatch } from '../../main/engine/app/bridge-dispatch.ts';
 import { KEY, startBridge, type Bridge } from '../bridge/harness.ts';
@@ -13,6 +19,9 @@ let b: Bridge;
 const handlers = new Map<string, Listener>();
 const calls = vi.fn();
 let unregister: () => void;
+// The app window's main frame as Electron gives it: one object, its URL changing as it navigates.
+const mainFrame: FrameLike & { url: string } = { url: 'app://brand-sync/#/brands' };
+let windowOpen = true;
 
 beforeAll(async () => {
   b = await startBridge();
@@ -26,6 +35,7 @@ beforeAll(async () => {
       calls(name);
       return dispatch(engineHandlers, name, input, () => b.app.secret);
     },
+    () => (windowOpen ? mainFrame : null),
   );
 });
 
@@ -33,7 +43,7 @@ afterAll(async () => {
   await b?.close();
 });
 
-const fromApp: IpcEventLike = { senderFrame: { url: 'app://brand-sync/#/brands' } };
+const fromApp: IpcEventLike = { senderFrame: mainFrame };
 
 test('one handler per channel of the contract, and no other', () => {
   expect([...handlers.keys()].sort()).toEqual(channelNames.map((n) => `bridge:${n}`).sort());
@@ -48,13 +58,7 @@ test('the app page gets the contract shape; the key never crosses', async () => 
   expect(JSON.stringify(session)).not.toContain(KEY);
 });
 
-test.each([
-  { senderFrame: { url: 'https://evil.example/' } },
-  { senderFrame: { url: 'file:///etc/passwd' } },
-  { senderFrame: { url: 'app://brand-sync.evil/' } },
-  { senderFrame: { url: 'not a url' } },
-  { senderFrame: null },
-])('a foreign sender is refused before the engine is asked (%j)', async (event) => {
+async function refusedBeforeTheEngine(event: IpcEventLike): Promise<void> {
   calls.mockClear();
   const answer = await handlers.get('bridge:pause')?.(event, {});
   expect(answer).toMatchObject({
@@ -62,6 +66,55 @@ test.each([
     error: { code: 'FORBIDDEN_SENDER', retryable: false },
   });
   expect(calls).not.toHaveBeenCalled();
+}
+
+test.each([
+  ['a subframe of the app page, with the app URL', 'app://brand-sync/#/brands'],
+  ['a subframe of the app page, on the app page itself', 'app://brand-sync/'],
+  ['a subframe showing a file of the engine', 'app://brand-sync/files/skill/b1/x.svg'],
+  ['a frame of another origin', 'https://evil.example/'],
+  ['a file:// frame', 'file:///etc/passwd'],
+  ['a look-alike host', 'app://brand-sync.evil/'],
+  ['not a URL', 'not a url'],
+])('refused before the engine is asked: %s', async (_label, url) => {
+  // Another frame object than the window's main frame, whatever its URL says.
+  await refusedBeforeTheEngine({ senderFrame: { url } });
+});
+
+test('refused: a sender without a frame (navigated away or destroyed)', async () => {
+  await refusedBeforeTheEngine({ senderFrame: null });
+});
+
+test.each([
+  'app://brand-sync/files/skill/b1/evil.svg',
+  'app://brand-sync/assets/app.js',
+  'https://evil.example/',
+  'app://brand-sync.evil/',
+])('refused: the window main frame itself once it shows %s', async (url) => {
+  const before = mainFrame.url;
+  mainFrame.url = url;
+  try {
+    await refusedBeforeTheEngine(fromApp);
+  } finally {
+    mainFrame.url = before;
+  }
+});
+
+test('refused: the main frame of a window that is gone (no app window now)', async () => {
+  windowOpen = false;
+  try {
+    await refusedBeforeTheEngine(fromApp);
+  } finally {
+    windowOpen = true;
+  }
+});
+
+test('the check on its own: only the very main frame object, on the app page', () => {
+  const main = { url: 'app://brand-sync/index.html#/activity' };
+  expect(senderAllowed({ senderFrame: main }, main)).toBe(true);
+  expect(senderAllowed({ senderFrame: { ...main } }, main)).toBe(false);
+  expect(senderAllowed({ senderFrame: main }, null)).toBe(false);
+  expect(senderAllowed({ senderFrame: null }, main)).toBe(false);
 });
 
 test('a malformed payload gets VALIDATION_ERROR with the schema’s words; the next call works', async () => {
