@@ -10,13 +10,25 @@ import {
   MirrorError,
   type CachedFile,
 } from '../library/index.ts';
-import type { AppRuntime } from './app-runtime.ts';
+import type { Engine } from '../engine.ts';
+import type { Store } from '../store/index.ts';
 
 export { MEDIA_CACHE_DIR };
 
-const caches = new WeakMap<AppRuntime, MediaCache>();
+/**
+ * What the media cache needs of the app runtime: named here rather than imported, since the
+ * runtime fetches a finished image edit's result through this module.
+ */
+export interface MediaHost {
+  readonly store: Store;
+  readonly dataDir: string;
+  readonly engine: Engine | null;
+  requireEngine(): Engine;
+}
 
-export function mediaCacheOf(app: AppRuntime): MediaCache {
+const caches = new WeakMap<MediaHost, MediaCache>();
+
+export function mediaCacheOf(app: MediaHost): MediaCache {
   let cache = caches.get(app);
   if (cache === undefined) {
     cache = new MediaCache({
@@ -43,7 +55,7 @@ export function mediaCacheOf(app: AppRuntime): MediaCache {
  * the mirror does not hold yet (the result of an image edit) is fetched by its image ID.
  */
 export async function mediaFile(
-  app: AppRuntime,
+  app: MediaHost,
   itemId: string,
   signal?: AbortSignal,
 ): Promise<CachedFile | null> {
@@ -62,7 +74,7 @@ export async function mediaFile(
 }
 
 async function fetchImage(
-  app: AppRuntime,
+  app: MediaHost,
   cache: MediaCache,
   imageId: string,
   signal: AbortSignal | undefined,
