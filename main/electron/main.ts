@@ -22,7 +22,9 @@ import { createHandlers } from '../engine/app/bridge-handlers.ts';
 import { dispatch } from '../engine/app/bridge-dispatch.ts';
 import { fileFor } from '../engine/app/file-access.ts';
 import { defaultDataDir } from '../engine/paths.ts';
+import { appMenuTemplate } from './app-menu.ts';
 import { APP_ORIGIN, APP_SCHEME, createAppProtocolHandler } from './app-protocol.ts';
+import { beforeReady } from './before-ready.ts';
 import { registerBridge } from './ipc-bridge.ts';
 import { loginItemFor } from './login-item.ts';
 import { createNotifier } from './os-notifications.ts';
@@ -35,16 +37,14 @@ import {
   type TrayAction,
 } from './tray-state.ts';
 import { boundsOnScreen, DEFAULT_SIZE, loadWindowState, saveWindowState } from './window-state.ts';
-import { hardenWebContents, secureWebPreferences } from './window-security.ts';
+import { externalHostsFor, hardenWebContents, secureWebPreferences } from './window-security.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const dist = path.resolve(here, '..', '..');
 const rendererDir = path.join(dist, 'renderer');
 const preload = path.join(dist, 'preload', 'preload.cjs');
 
-protocol.registerSchemesAsPrivileged([
-  { scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true } },
-]);
+beforeReady(app, protocol);
 
 if (!app.requestSingleInstanceLock()) {
   app.quit();
@@ -54,6 +54,12 @@ if (!app.requestSingleInstanceLock()) {
 
 async function start(): Promise<void> {
   await app.whenReady();
+  // Ours, not Electron's default with Reload and Toggle Developer Tools.
+  Menu.setApplicationMenu(
+    Menu.buildFromTemplate(
+      appMenuTemplate({ platform: process.platform, packaged: app.isPackaged, appName: app.name }),
+    ),
+  );
   const dataDir = defaultDataDir();
   const runtime = await AppRuntime.start({
     dataDir,
@@ -68,7 +74,7 @@ async function start(): Promise<void> {
   app.on('web-contents-created', (_event, contents) =>
     hardenWebContents(contents, {
       openExternal: (url) => void shell.openExternal(url),
-      externalHosts: () => serviceHosts(runtime.baseUrl),
+      externalHosts: () => externalHostsFor(runtime.baseUrl),
     }),
   );
   // A terminal's Ctrl-C or a service manager's SIGTERM quits through the engine's shutdown.
@@ -83,7 +89,7 @@ async function start(): Promise<void> {
   registerBridge(
     ipcMain,
     (name, input) => dispatch(handlers, name, input, () => runtime.secret),
-    () => window?.webContents.mainFrame ?? null,
+    () => (window === null || window.isDestroyed() ? null : window.webContents.mainFrame),
   );
   let quitting = false;
   const saved = await loadWindowState(dataDir);
@@ -104,12 +110,12 @@ async function start(): Promise<void> {
       minHeight: 560,
       show: false,
       title: 'Brand Sync',
-      webPreferences: secureWebPreferences(preload),
+      webPreferences: secureWebPreferences(preload, { packaged: app.isPackaged }),
     });
     hardenWebContents(window.webContents, {
       openExternal: (url) => void shell.openExternal(url),
       // The service's own https pages (its action URLs: add credits, pay) open in the browser.
-      externalHosts: () => serviceHosts(runtime.baseUrl),
+      externalHosts: () => externalHostsFor(runtime.baseUrl),
     });
     if (saved.maximized) window.maximize();
     window.once('ready-to-show', () => window?.show());
@@ -207,16 +213,4 @@ async function start(): Promise<void> {
     void runtime.close().finally(() => app.exit(0));
   });
   openWindow();
-}
-
-function serviceHosts(baseUrl: string | null): string[] {
-  if (baseUrl === null) return [];
-  try {
-    const host = new URL(baseUrl).hostname;
-    // api.example.com → example.com too, where the account pages live.
-    const parent = host.split('.').slice(1).join('.');
-    return parent.includes('.') ? [host, parent] : [host];
-  } catch {
-    return [];
-  }
 }

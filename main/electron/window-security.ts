@@ -1,9 +1,10 @@
 // The desktop window, locked down by the Electron security checklist: isolated, sandboxed,
-// no Node in the page, web security on; no navigation away from the app, no new windows, no
-// permission granted; links out only to https addresses of an allow-list, in the browser.
-import { APP_ORIGIN } from './app-protocol.ts';
+// no Node in the page, web security on, no devtools in a packaged build; no navigation of any
+// frame away from the app, no new windows, no webviews, no permission or device granted;
+// links out only to https pages of the service's own host, in the browser.
+import { isAppUrl } from './app-protocol.ts';
 
-export function secureWebPreferences(preload: string) {
+export function secureWebPreferences(preload: string, options: { packaged: boolean }) {
   return {
     preload,
     contextIsolation: true,
@@ -17,10 +18,25 @@ export function secureWebPreferences(preload: string) {
     webviewTag: false,
     navigateOnDragDrop: false,
     spellcheck: false,
+    // A user's release has no inspector: nothing in it to open one, no shortcut that does.
+    devTools: !options.packaged,
   } as const;
 }
 
-/** Hosts whose https pages may open in the browser: the service (its action URLs) and docs. */
+/**
+ * The hosts whose https pages may open in the browser: the service's own (its action URLs:
+ * add credits, pay), exactly. Not its parent domain: `api.brand.co.uk` is not `*.co.uk`.
+ */
+export function externalHostsFor(baseUrl: string | null): string[] {
+  if (baseUrl === null) return [];
+  try {
+    return [new URL(baseUrl).host];
+  } catch {
+    return [];
+  }
+}
+
+/** Whether `url` is an https page of one of `hosts` (host and port exactly), without a login. */
 export function externalAllowed(url: string, hosts: readonly string[]): boolean {
   let parsed: URL;
   try {
@@ -30,22 +46,29 @@ export function externalAllowed(url: string, hosts: readonly string[]): boolean 
   }
   if (parsed.protocol !== 'https:' || parsed.username !== '' || parsed.password !== '')
     return false;
-  return hosts.some((host) => parsed.hostname === host || parsed.hostname.endsWith(`.${host}`));
+  return hosts.includes(parsed.host);
 }
+
+type Preventable = { preventDefault(): void };
 
 /** What this needs of a BrowserWindow's webContents and session (fakes in tests). */
 export interface WebContentsLike {
   on(
     event: 'will-navigate' | 'will-redirect',
-    listener: (event: { preventDefault(): void }, url: string) => void,
+    listener: (event: Preventable, url: string) => void,
   ): unknown;
-  on(event: 'will-attach-webview', listener: (event: { preventDefault(): void }) => void): unknown;
+  on(
+    event: 'will-frame-navigate',
+    listener: (details: Preventable & { url: string }) => void,
+  ): unknown;
+  on(event: 'will-attach-webview', listener: (event: Preventable) => void): unknown;
   setWindowOpenHandler(handler: (details: { url: string }) => { action: 'deny' }): void;
   session: {
     setPermissionRequestHandler(
       handler: (wc: unknown, permission: string, callback: (granted: boolean) => void) => void,
     ): void;
     setPermissionCheckHandler(handler: () => boolean): void;
+    setDevicePermissionHandler(handler: () => boolean): void;
   };
 }
 
@@ -53,11 +76,14 @@ export function hardenWebContents(
   contents: WebContentsLike,
   options: { openExternal(url: string): void; externalHosts(): readonly string[] },
 ): void {
-  const stayInApp = (event: { preventDefault(): void }, url: string) => {
-    if (!url.startsWith(`${APP_ORIGIN}/`)) event.preventDefault();
+  const stayInApp = (event: Preventable, url: string) => {
+    if (!isAppUrl(url)) event.preventDefault();
   };
   contents.on('will-navigate', stayInApp);
   contents.on('will-redirect', stayInApp);
+  // will-navigate is the main frame's only: an iframe navigating (itself, or its parent with
+  // target=_top) away from the app comes here.
+  contents.on('will-frame-navigate', (details) => stayInApp(details, details.url));
   contents.on('will-attach-webview', (event) => event.preventDefault());
   contents.setWindowOpenHandler(({ url }) => {
     if (externalAllowed(url, options.externalHosts())) options.openExternal(url);
@@ -65,4 +91,6 @@ export function hardenWebContents(
   });
   contents.session.setPermissionRequestHandler((_wc, _permission, callback) => callback(false));
   contents.session.setPermissionCheckHandler(() => false);
+  // USB, HID and serial devices: none, not even one the user picked in a chooser.
+  contents.session.setDevicePermissionHandler(() => false);
 }

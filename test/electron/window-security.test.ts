@@ -3,13 +3,14 @@
 import { expect, test } from 'vitest';
 import {
   externalAllowed,
+  externalHostsFor,
   hardenWebContents,
   secureWebPreferences,
   type WebContentsLike,
 } from '../../main/electron/window-security.ts';
 
 test('webPreferences: isolated, sandboxed, no Node, web security on, nothing experimental', () => {
-  const prefs = secureWebPreferences('/app/preload.cjs');
+  const prefs = secureWebPreferences('/app/preload.cjs', { packaged: true });
   expect(prefs).toMatchObject({
     preload: '/app/preload.cjs',
     contextIsolation: true,
@@ -22,20 +23,35 @@ test('webPreferences: isolated, sandboxed, no Node, web security on, nothing exp
     experimentalFeatures: false,
     webviewTag: false,
   });
+  // Nothing switched on that the checklist warns against.
+  expect(prefs).not.toHaveProperty('enableBlinkFeatures');
+  expect(prefs).not.toHaveProperty('enableRemoteModule');
+});
+
+test('devtools: none in a packaged build, there when running from the sources', () => {
+  expect(secureWebPreferences('/p.cjs', { packaged: true }).devTools).toBe(false);
+  expect(secureWebPreferences('/p.cjs', { packaged: false }).devTools).toBe(true);
 });
 
 function fakeContents() {
-  const on = new Map<string, (event: { preventDefault(): void }, url?: string) => void>();
+  const on = new Map<
+    string,
+    (event: { preventDefault(): void; url?: string }, url?: string) => void
+  >();
   let openHandler: ((details: { url: string }) => { action: 'deny' }) | undefined;
   let permission: ((wc: unknown, p: string, cb: (granted: boolean) => void) => void) | undefined;
   let check: (() => boolean) | undefined;
+  let device: (() => boolean) | undefined;
   const contents: WebContentsLike = {
-    on: ((event: string, listener: (event: { preventDefault(): void }, url?: string) => void) =>
-      on.set(event, listener)) as WebContentsLike['on'],
+    on: ((
+      event: string,
+      listener: (event: { preventDefault(): void; url?: string }, url?: string) => void,
+    ) => on.set(event, listener)) as WebContentsLike['on'],
     setWindowOpenHandler: (handler) => void (openHandler = handler),
     session: {
       setPermissionRequestHandler: (handler) => void (permission = handler),
       setPermissionCheckHandler: (handler) => void (check = handler),
+      setDevicePermissionHandler: (handler) => void (device = handler),
     },
   };
   const fire = (event: string, url?: string) => {
@@ -43,9 +59,17 @@ function fakeContents() {
     on.get(event)?.({ preventDefault: () => void (prevented = true) }, url);
     return prevented;
   };
+  // Electron's will-frame-navigate passes one details object: the URL and preventDefault.
+  const fireFrame = (url: string) => {
+    let prevented = false;
+    on.get('will-frame-navigate')?.({ url, preventDefault: () => void (prevented = true) });
+    return prevented;
+  };
   return {
     contents,
     fire,
+    fireFrame,
+    device: () => device,
     open: (url: string) => openHandler?.({ url }),
     permission: () => permission,
     check: () => check,
@@ -59,34 +83,67 @@ test('navigation stays in the app; webviews are refused', () => {
   expect(f.fire('will-navigate', 'file:///etc/passwd')).toBe(true);
   expect(f.fire('will-navigate', 'app://brand-sync.evil/')).toBe(true);
   expect(f.fire('will-redirect', 'http://127.0.0.1:9/')).toBe(true);
+  expect(f.fire('will-navigate', 'app://user@brand-sync/')).toBe(true);
   expect(f.fire('will-navigate', 'app://brand-sync/#/settings')).toBe(false);
   expect(f.fire('will-attach-webview')).toBe(true);
 });
 
-test('new windows are denied; only https pages of the service open, in the browser', () => {
+test.each([
+  ['https://evil.example/', true],
+  ['http://127.0.0.1:9/', true],
+  ['file:///etc/passwd', true],
+  ['app://brand-sync.evil/', true],
+  ['data:text/html,<script>1</script>', true],
+  ['javascript:alert(1)', true],
+  ['app://brand-sync/files/skill/b1/logo.svg', false],
+  ['app://brand-sync/#/brands', false],
+])('a frame, main or sub, navigating to %s: refused %s', (url, refused) => {
+  const f = fakeContents();
+  hardenWebContents(f.contents, { openExternal: () => {}, externalHosts: () => [] });
+  expect(f.fireFrame(url)).toBe(refused);
+});
+
+test('new windows are denied; only https pages of the service’s own host open, in the browser', () => {
   const f = fakeContents();
   const opened: string[] = [];
   hardenWebContents(f.contents, {
     openExternal: (url) => void opened.push(url),
-    externalHosts: () => ['api.brand.example', 'brand.example'],
+    externalHosts: () => externalHostsFor('https://api.brand.co.uk/v1'),
   });
   for (const url of [
-    'https://brand.example/billing?x=1',
-    'https://www.brand.example/add-credits',
-    'http://brand.example/billing',
-    'https://evil.example/',
-    'https://brand.example.evil.com/',
-    'https://user:pw@brand.example/',
+    'https://api.brand.co.uk/billing?x=1',
+    'https://API.Brand.co.uk/add-credits',
+    'https://brand.co.uk/billing',
+    'https://evil.co.uk/',
+    'https://www.api.brand.co.uk/',
+    'https://api.brand.co.uk:8443/',
+    'http://api.brand.co.uk/billing',
+    'https://api.brand.co.uk.evil.com/',
+    'https://user:pw@api.brand.co.uk/',
     'javascript:alert(1)',
     'file:///etc/passwd',
   ]) {
     expect(f.open(url)).toEqual({ action: 'deny' });
   }
   expect(opened).toEqual([
-    'https://brand.example/billing?x=1',
-    'https://www.brand.example/add-credits',
+    'https://api.brand.co.uk/billing?x=1',
+    'https://API.Brand.co.uk/add-credits',
   ]);
   expect(externalAllowed('not a url', ['brand.example'])).toBe(false);
+});
+
+test('the external hosts are the service’s host exactly (with its port), or none', () => {
+  expect(externalHostsFor('https://api.brand.co.uk/v1')).toEqual(['api.brand.co.uk']);
+  expect(externalHostsFor('https://brand.example:8443/')).toEqual(['brand.example:8443']);
+  // A service at brand.co.uk once allowed its "parent", co.uk, and so every *.co.uk.
+  expect(externalHostsFor('https://brand.co.uk')).toEqual(['brand.co.uk']);
+  expect(externalAllowed('https://evil.co.uk/', externalHostsFor('https://brand.co.uk'))).toBe(
+    false,
+  );
+  expect(externalHostsFor(null)).toEqual([]);
+  expect(externalHostsFor('not a url')).toEqual([]);
+  expect(externalAllowed('https://brand.example:8443/pay', ['brand.example:8443'])).toBe(true);
+  expect(externalAllowed('https://brand.example/pay', ['brand.example:8443'])).toBe(false);
 });
 
 test('every permission request is denied', () => {
@@ -98,4 +155,6 @@ test('every permission request is denied', () => {
   }
   expect(answers).toEqual([false, false, false, false]);
   expect(f.check()?.()).toBe(false);
+  // USB, HID and serial: no device, even one picked in a chooser.
+  expect(f.device()?.()).toBe(false);
 });
