@@ -103,3 +103,34 @@ test('demo --open hands the browser a one-time code, never the token; the lock w
   }
   expect(await child.exited).toBe(0);
 });
+
+test('demo --open says so beside the URL when no browser could be opened', async () => {
+  // xdg-open's own status when it finds no browser: 3.
+  const bin = path.join(dir, 'bin');
+  await mkdir(bin);
+  await writeFile(path.join(bin, 'xdg-open'), '#!/bin/sh\nexit 3\n');
+  await chmod(path.join(bin, 'xdg-open'), 0o755);
+  const child = startCli(
+    [
+      '--data-dir',
+      path.join(dir, 'data'),
+      '--root',
+      path.join(dir, 'root'),
+      'demo',
+      '--port',
+      '0',
+      '--open',
+    ],
+    { HOME: dir, PATH: `${bin}:${process.env.PATH ?? ''}` },
+  );
+  try {
+    await until(
+      () => child.stderr.includes('No browser could be opened here'),
+      'the note that no browser opened',
+    );
+    expect(child.stdout).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/\?token=/m);
+  } finally {
+    child.kill('SIGINT');
+  }
+  expect(await child.exited).toBe(0);
+});
