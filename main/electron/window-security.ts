@@ -1,8 +1,9 @@
 // The desktop window, locked down by the Electron security checklist: isolated, sandboxed,
 // no Node in the page, web security on, no devtools in a packaged build; no navigation of any
-// frame away from the app, no new windows, no webviews, no permission or device granted;
-// links out only to https pages of the service's own host, in the browser.
-import { isAppUrl } from './app-protocol.ts';
+// frame away from the app, no new windows, no webviews, no device and no permission granted
+// but the app page's own clipboard write; links out only to https pages of the service's own
+// host, in the browser.
+import { isAppPageUrl, isAppUrl } from './app-protocol.ts';
 
 export function secureWebPreferences(preload: string, options: { packaged: boolean }) {
   return {
@@ -51,6 +52,27 @@ export function externalAllowed(url: string, hosts: readonly string[]): boolean 
 
 type Preventable = { preventDefault(): void };
 
+/** The one permission the app's page uses: `navigator.clipboard.writeText` (a swatch's hex). */
+export const GRANTED_PERMISSION = 'clipboard-sanitized-write';
+
+/**
+ * Whether a permission asked (or checked) by a frame is granted: the clipboard write, to the
+ * app window's page in its main frame; nothing else, to no one (no clipboard read, camera,
+ * notifications from the page, external protocols).
+ */
+export function permissionGranted(
+  permission: string,
+  frame: { isMainFrame: boolean; requestingUrl?: string | undefined },
+): boolean {
+  return (
+    permission === GRANTED_PERMISSION &&
+    frame.isMainFrame &&
+    isAppPageUrl(frame.requestingUrl ?? '')
+  );
+}
+
+type FrameDetails = { isMainFrame: boolean; requestingUrl?: string | undefined };
+
 /** What this needs of a BrowserWindow's webContents and session (fakes in tests). */
 export interface WebContentsLike {
   on(
@@ -65,9 +87,21 @@ export interface WebContentsLike {
   setWindowOpenHandler(handler: (details: { url: string }) => { action: 'deny' }): void;
   session: {
     setPermissionRequestHandler(
-      handler: (wc: unknown, permission: string, callback: (granted: boolean) => void) => void,
+      handler: (
+        wc: unknown,
+        permission: string,
+        callback: (granted: boolean) => void,
+        details: FrameDetails,
+      ) => void,
     ): void;
-    setPermissionCheckHandler(handler: () => boolean): void;
+    setPermissionCheckHandler(
+      handler: (
+        wc: unknown,
+        permission: string,
+        requestingOrigin: string,
+        details: FrameDetails,
+      ) => boolean,
+    ): void;
     setDevicePermissionHandler(handler: () => boolean): void;
   };
 }
@@ -89,8 +123,13 @@ export function hardenWebContents(
     if (externalAllowed(url, options.externalHosts())) options.openExternal(url);
     return { action: 'deny' };
   });
-  contents.session.setPermissionRequestHandler((_wc, _permission, callback) => callback(false));
-  contents.session.setPermissionCheckHandler(() => false);
+  // Chromium checks a permission first and asks only if the check says no: both decide alike.
+  contents.session.setPermissionRequestHandler((_wc, permission, callback, details) =>
+    callback(permissionGranted(permission, details)),
+  );
+  contents.session.setPermissionCheckHandler((_wc, permission, _origin, details) =>
+    permissionGranted(permission, details),
+  );
   // USB, HID and serial devices: none, not even one the user picked in a chooser.
   contents.session.setDevicePermissionHandler(() => false);
 }

@@ -39,8 +39,9 @@ function fakeContents() {
     (event: { preventDefault(): void; url?: string }, url?: string) => void
   >();
   let openHandler: ((details: { url: string }) => { action: 'deny' }) | undefined;
-  let permission: ((wc: unknown, p: string, cb: (granted: boolean) => void) => void) | undefined;
-  let check: (() => boolean) | undefined;
+  type Session = WebContentsLike['session'];
+  let permission: Parameters<Session['setPermissionRequestHandler']>[0] | undefined;
+  let check: Parameters<Session['setPermissionCheckHandler']>[0] | undefined;
   let device: (() => boolean) | undefined;
   const contents: WebContentsLike = {
     on: ((
@@ -146,15 +147,41 @@ test('the external hosts are the service’s host exactly (with its port), or no
   expect(externalAllowed('https://brand.example/pay', ['brand.example:8443'])).toBe(false);
 });
 
-test('every permission request is denied', () => {
+const appPage = { isMainFrame: true, requestingUrl: 'app://brand-sync/#/brands/b1' };
+
+test('every permission is denied, asked or checked, but the app page’s clipboard write', () => {
   const f = fakeContents();
   hardenWebContents(f.contents, { openExternal: () => {}, externalHosts: () => [] });
-  const answers: boolean[] = [];
-  for (const p of ['media', 'geolocation', 'notifications', 'clipboard-read']) {
-    f.permission()?.({}, p, (granted) => void answers.push(granted));
+  const ask = (p: string, frame: { isMainFrame: boolean; requestingUrl?: string }) => {
+    let answer: boolean | undefined;
+    f.permission()?.({}, p, (granted) => void (answer = granted), frame);
+    const checked = f.check()?.({}, p, 'app://brand-sync', frame);
+    // Chromium checks first and asks only when the check says no: both must agree.
+    expect(checked).toBe(answer);
+    return answer;
+  };
+  for (const p of [
+    'media',
+    'geolocation',
+    'notifications',
+    'clipboard-read',
+    'openExternal',
+    'hid',
+    'fullscreen',
+  ]) {
+    expect(ask(p, appPage)).toBe(false);
   }
-  expect(answers).toEqual([false, false, false, false]);
-  expect(f.check()?.()).toBe(false);
+  // The swatch's copy button (navigator.clipboard.writeText) on the app's page, main frame.
+  expect(ask('clipboard-sanitized-write', appPage)).toBe(true);
+  for (const frame of [
+    { isMainFrame: false, requestingUrl: 'app://brand-sync/' },
+    { isMainFrame: true, requestingUrl: 'app://brand-sync/files/skill/b1/evil.svg' },
+    { isMainFrame: true, requestingUrl: 'https://evil.example/' },
+    { isMainFrame: true, requestingUrl: 'app://brand-sync.evil/' },
+    { isMainFrame: true },
+  ]) {
+    expect(ask('clipboard-sanitized-write', frame)).toBe(false);
+  }
   // USB, HID and serial: no device, even one picked in a chooser.
   expect(f.device()?.()).toBe(false);
 });
