@@ -1,6 +1,7 @@
 // The desktop window, locked down by the Electron security checklist: isolated, sandboxed,
 // no Node in the page, web security on, no devtools in a packaged build; no navigation of any
-// frame away from the app, no new windows, no webviews, no device and no permission granted
+// frame away from the app, no remote content (a request off the app refused in the session), no
+// new windows, no webviews, no device and no permission granted
 // but the app page's own clipboard write; links out only to https pages of the service's own
 // host, in the browser.
 import { isAppPageUrl, isAppUrl } from './app-protocol.ts';
@@ -73,6 +74,24 @@ export function permissionGranted(
 
 type FrameDetails = { isMainFrame: boolean; requestingUrl?: string | undefined };
 
+// What a page of the app may load besides the app's own origin: inline data and its own blobs,
+// and the inspector's pages when running from the sources.
+const LOCAL_SCHEMES = new Set(['data:', 'blob:', 'devtools:']);
+
+/**
+ * Whether a renderer may make this request. No remote content, whatever a CSP says: a page of
+ * the app never loads from the network (the engine talks to the service from the main process,
+ * not through the window's session), so an http(s), ws(s) or file request is refused.
+ */
+export function requestAllowed(url: string): boolean {
+  if (isAppUrl(url)) return true;
+  try {
+    return LOCAL_SCHEMES.has(new URL(url).protocol);
+  } catch {
+    return false;
+  }
+}
+
 /** What this needs of a BrowserWindow's webContents and session (fakes in tests). */
 export interface WebContentsLike {
   on(
@@ -103,6 +122,14 @@ export interface WebContentsLike {
       ) => boolean,
     ): void;
     setDevicePermissionHandler(handler: () => boolean): void;
+    webRequest: {
+      onBeforeRequest(
+        listener: (
+          details: { url: string },
+          callback: (answer: { cancel: boolean }) => void,
+        ) => void,
+      ): void;
+    };
   };
 }
 
@@ -132,4 +159,7 @@ export function hardenWebContents(
   );
   // USB, HID and serial devices: none, not even one the user picked in a chooser.
   contents.session.setDevicePermissionHandler(() => false);
+  contents.session.webRequest.onBeforeRequest(({ url }, callback) =>
+    callback({ cancel: !requestAllowed(url) }),
+  );
 }

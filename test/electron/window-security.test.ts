@@ -2,6 +2,7 @@
 // webContents and session: the Electron security checklist, each item checked.
 import { expect, test } from 'vitest';
 import {
+  requestAllowed,
   externalAllowed,
   externalHostsFor,
   hardenWebContents,
@@ -43,6 +44,7 @@ function fakeContents() {
   let permission: Parameters<Session['setPermissionRequestHandler']>[0] | undefined;
   let check: Parameters<Session['setPermissionCheckHandler']>[0] | undefined;
   let device: (() => boolean) | undefined;
+  let request: Parameters<Session['webRequest']['onBeforeRequest']>[0] | undefined;
   const contents: WebContentsLike = {
     on: ((
       event: string,
@@ -53,6 +55,7 @@ function fakeContents() {
       setPermissionRequestHandler: (handler) => void (permission = handler),
       setPermissionCheckHandler: (handler) => void (check = handler),
       setDevicePermissionHandler: (handler) => void (device = handler),
+      webRequest: { onBeforeRequest: (listener) => void (request = listener) },
     },
   };
   const fire = (event: string, url?: string) => {
@@ -71,6 +74,12 @@ function fakeContents() {
     fire,
     fireFrame,
     device: () => device,
+    // Whether the session cancels a request for `url`.
+    cancels: (url: string) => {
+      let cancel: boolean | undefined;
+      request?.({ url }, (answer) => void (cancel = answer.cancel));
+      return cancel;
+    },
     open: (url: string) => openHandler?.({ url }),
     permission: () => permission,
     check: () => check,
@@ -184,4 +193,24 @@ test('every permission is denied, asked or checked, but the app page’s clipboa
   }
   // USB, HID and serial: no device, even one picked in a chooser.
   expect(f.device()?.()).toBe(false);
+});
+
+test.each([
+  ['https://tracker.example/pixel.gif', true],
+  ['http://127.0.0.1:8080/api/status', true],
+  ['wss://evil.example/socket', true],
+  ['file:///etc/passwd', true],
+  ['ftp://files.example/x', true],
+  ['app://brand-sync.evil/x.js', true],
+  ['not a url', true],
+  ['app://brand-sync/assets/app.js', false],
+  ['app://brand-sync/files/media/m1', false],
+  ['data:image/png;base64,iVBORw0KGgo=', false],
+  ['blob:app://brand-sync/6f1d2c3e', false],
+  ['devtools://devtools/bundled/inspector.html', false],
+])('no remote content: the session cancels %s: %s', (url, cancelled) => {
+  const f = fakeContents();
+  hardenWebContents(f.contents, { openExternal: () => {}, externalHosts: () => [] });
+  expect(f.cancels(url)).toBe(cancelled);
+  expect(requestAllowed(url)).toBe(!cancelled);
 });
