@@ -114,6 +114,22 @@ test.each([
   expect(answer.headers.get('content-security-policy')).toBe(CONTENT_SECURITY_POLICY);
 });
 
+test('the page’s CSP: scripts of the app only, no eval, no plugins, never framed, no remote source', async () => {
+  const csp = (await get('app://brand-sync/')).headers.get('content-security-policy') ?? '';
+  const directives = new Map(
+    csp.split(';').map((d) => {
+      const [name = '', ...values] = d.trim().split(/\s+/);
+      return [name, values] as const;
+    }),
+  );
+  expect(directives.get('default-src')).toEqual(["'self'"]);
+  expect(directives.get('script-src')).toEqual(["'self'"]);
+  expect(directives.get('object-src')).toEqual(["'none'"]);
+  expect(directives.get('frame-ancestors')).toEqual(["'none'"]);
+  expect(directives.get('base-uri')).toEqual(["'none'"]);
+  expect(csp).not.toMatch(/unsafe-eval|https?:|\*/);
+});
+
 test('only GET and HEAD', async () => {
   expect((await get('app://brand-sync/', 'POST')).status).toBe(405);
 });

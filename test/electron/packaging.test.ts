@@ -10,13 +10,15 @@ import { expect, test } from 'vitest';
 const require = createRequire(import.meta.url);
 const { FUSES } = require('../../bin/fuses.cjs') as { FUSES: Record<number, boolean> };
 
-test('the release fuses: no RunAsNode, NODE_OPTIONS or --inspect; asar only, checked; cookies encrypted', () => {
+test('the release fuses: no RunAsNode, NODE_OPTIONS or --inspect; asar only, checked; cookies encrypted; file:// without extra privileges', () => {
   expect(FUSES[FuseV1Options.RunAsNode]).toBe(false);
   expect(FUSES[FuseV1Options.EnableNodeOptionsEnvironmentVariable]).toBe(false);
   expect(FUSES[FuseV1Options.EnableNodeCliInspectArguments]).toBe(false);
   expect(FUSES[FuseV1Options.EnableEmbeddedAsarIntegrityValidation]).toBe(true);
   expect(FUSES[FuseV1Options.OnlyLoadAppFromAsar]).toBe(true);
   expect(FUSES[FuseV1Options.EnableCookieEncryption]).toBe(true);
+  // The app is served on app://, so file:// needs none of the privileges Electron gives it.
+  expect(FUSES[FuseV1Options.GrantFileProtocolExtraPrivileges]).toBe(false);
 });
 
 test('installers: AppImage, deb, dmg, nsis; icons at every size; N-API modules unpacked, not rebuilt', () => {
