@@ -30,6 +30,8 @@ export interface LibraryItemInput {
 
 export interface LibraryItem extends Omit<LibraryItemInput, 'raw'> {
   brandId: string;
+  /** The path, in its brand folder, of the local file this item was uploaded from; else null. */
+  fileName: string | null;
   /** The order key: addedToLibraryAt, else createdAt, else first sighting (ms). */
   sortAt: number;
   firstSeenAt: number;
@@ -44,7 +46,7 @@ export interface LibraryItemWithRaw extends LibraryItem {
 
 export interface LibraryQuery {
   type?: string;
-  /** Words of the description; each must appear (as a word or a word's beginning). */
+  /** Words of the file name, description or source; each must appear (as a word or a word's beginning). */
   search?: string;
   /** true: list the items that left the Library instead of the ones in it. */
   removed?: boolean;
@@ -87,11 +89,12 @@ interface ItemRow {
   last_seen_at: number;
   removed: number;
   removed_at: number | null;
+  file_name: string | null;
 }
 
 const itemColumns = `id, brand_id, type, source, workspace_id, mime_type, url, file_size, duration_ms, width, height,
   description, in_library, added_to_library_at, generation_id, created_at, sort_at, first_seen_at, last_seen_at,
-  removed, removed_at`;
+  removed, removed_at, file_name`;
 
 export class LibraryRepo {
   private readonly db: Db;
@@ -195,8 +198,11 @@ export class LibraryRepo {
       : { ...toItem(row), raw: JSON.parse(row.raw_json) as unknown };
   }
 
-  /** A page of a brand's Library, newest first. Works offline; pass nextCursor back for the next page. */
-  list(brandId: string, query: LibraryQuery = {}): LibraryPage {
+  /**
+   * A page of a brand's Library (null: of every brand's), newest first. Works offline; pass
+   * nextCursor back for the next page.
+   */
+  list(brandId: string | null, query: LibraryQuery = {}): LibraryPage {
     const { sql, params, limit } = this.listStatement(brandId, query);
     const rows = this.db.all<ItemRow>(sql, params);
     const items = rows.slice(0, limit).map(toItem);
@@ -209,15 +215,30 @@ export class LibraryRepo {
   }
 
   /** How SQLite runs list() for these arguments (for tests and diagnostics: no SCAN allowed). */
-  listPlan(brandId: string, query: LibraryQuery = {}): string[] {
+  listPlan(brandId: string | null, query: LibraryQuery = {}): string[] {
     const { sql, params } = this.listStatement(brandId, query);
     return this.db
       .all<{ detail: string }>(`EXPLAIN QUERY PLAN ${sql}`, params)
       .map((row) => row.detail);
   }
 
-  count(brandId: string, query: { type?: string; removed?: boolean } = {}): number {
+  count(brandId: string | null, query: { type?: string; removed?: boolean } = {}): number {
     const removed = query.removed === true ? 1 : 0;
+    if (brandId === null) {
+      return (
+        (query.type === undefined
+          ? this.db.get<{ n: number }>(
+              'SELECT count(*) AS n FROM library_items WHERE removed = ?',
+              removed,
+            )
+          : this.db.get<{ n: number }>(
+              'SELECT count(*) AS n FROM library_items WHERE type = ? AND removed = ?',
+              query.type,
+              removed,
+            )
+        )?.n ?? 0
+      );
+    }
     const row =
       query.type === undefined
         ? this.db.get<{ n: number }>(
@@ -235,7 +256,13 @@ export class LibraryRepo {
   }
 
   /** Items per media type (unknown types included), for the filter menu. */
-  typeCounts(brandId: string): { type: string; count: number }[] {
+  typeCounts(brandId: string | null): { type: string; count: number }[] {
+    if (brandId === null) {
+      return this.db.all<{ type: string; count: number }>(
+        `SELECT type, count(*) AS count FROM library_items INDEXED BY library_all_by_type
+         WHERE removed = 0 GROUP BY type ORDER BY count DESC, type`,
+      );
+    }
     return this.db.all<{ type: string; count: number }>(
       `SELECT type, count(*) AS count FROM library_items INDEXED BY library_by_type
        WHERE brand_id = ? AND removed = 0 GROUP BY type ORDER BY count DESC, type`,
@@ -253,9 +280,11 @@ export class LibraryRepo {
     this.db.run(
       `INSERT INTO library_items (id, brand_id, type, source, workspace_id, mime_type, url, file_size, duration_ms,
          width, height, description, in_library, added_to_library_at, generation_id, created_at, sort_at, raw_json,
-         first_seen_seq, seen_seq, first_seen_at, last_seen_at, removed)
+         first_seen_seq, seen_seq, first_seen_at, last_seen_at, removed, file_name)
        VALUES (@id, @brand, @type, @source, @workspace, @mime, @url, @size, @duration, @width, @height, @description,
-         @inLibrary, @added, @generation, @created, @sortAt, @raw, @seq, @seq, @at, @at, 0)
+         @inLibrary, @added, @generation, @created, @sortAt, @raw, @seq, @seq, @at, @at, 0,
+         (SELECT f.rel_path FROM files f WHERE f.image_id = @id AND f.brand_id = @brand
+          ORDER BY f.updated_at DESC LIMIT 1))
        ON CONFLICT(id) DO UPDATE SET brand_id = excluded.brand_id, type = excluded.type, source = excluded.source,
          workspace_id = excluded.workspace_id, mime_type = excluded.mime_type, url = excluded.url,
          file_size = excluded.file_size, duration_ms = excluded.duration_ms, width = excluded.width,
@@ -288,16 +317,53 @@ export class LibraryRepo {
     );
   }
 
+  /**
+   * Items in the Library of any brand whose file name, description or source holds every
+   * word typed (a word's beginning is enough; accents are ignored), best first: the command
+   * palette's answer. Ranked among the newest `scan` matches at most, so that one common
+   * letter typed costs what a rare word does (FTS5 walks matches newest first and stops).
+   */
+  find(text: string, limit = 20, scan = 400): LibraryItem[] {
+    const match = ftsQuery(text);
+    if (match === null) return [];
+    const rows = this.db.all<ItemRow>(
+      `SELECT ${prefixed('li')} FROM (
+         SELECT rowid, bm25(library_search, 10.0, 2.0, 1.0) AS score FROM library_search
+         WHERE library_search MATCH @match ORDER BY rowid DESC LIMIT @scan
+       ) m CROSS JOIN library_items li ON li.rowid = m.rowid
+       WHERE li.removed = 0 ORDER BY m.score, li.sort_at DESC LIMIT @limit`,
+      { match, scan: pageLimit(scan, 400, 10_000), limit: pageLimit(limit, 20, 500) },
+    );
+    return rows.map(toItem);
+  }
+
+  /** How SQLite runs find() (for tests: the word index drives, no scan of the items). */
+  findPlan(text: string): string[] {
+    return this.db
+      .all<{ detail: string }>(
+        `EXPLAIN QUERY PLAN SELECT ${prefixed('li')} FROM (
+           SELECT rowid, bm25(library_search, 10.0, 2.0, 1.0) AS score FROM library_search
+           WHERE library_search MATCH @match ORDER BY rowid DESC LIMIT 400
+         ) m CROSS JOIN library_items li ON li.rowid = m.rowid
+         WHERE li.removed = 0 ORDER BY m.score, li.sort_at DESC LIMIT 20`,
+        { match: ftsQuery(text) ?? '""' },
+      )
+      .map((row) => row.detail);
+  }
+
   private listStatement(
-    brandId: string,
+    brandId: string | null,
     query: LibraryQuery,
   ): { sql: string; params: Record<string, string | number>; limit: number } {
     const limit = pageLimit(query.limit, 50, 500);
     const params: Record<string, string | number> = {
-      brand: brandId,
       removed: query.removed === true ? 1 : 0,
     };
-    const where = ['li.brand_id = @brand', 'li.removed = @removed'];
+    const where = ['li.removed = @removed'];
+    if (brandId !== null) {
+      where.unshift('li.brand_id = @brand');
+      params.brand = brandId;
+    }
     if (query.type !== undefined) {
       where.push('li.type = @type');
       params.type = query.type;
@@ -311,10 +377,7 @@ export class LibraryRepo {
     params.limit = limit + 1;
     const match = query.search === undefined ? null : ftsQuery(query.search);
     const order = 'ORDER BY li.sort_at DESC, li.id DESC LIMIT @limit';
-    const columns = itemColumns
-      .split(',')
-      .map((c) => `li.${c.trim()}`)
-      .join(', ');
+    const columns = prefixed('li');
     if (match === null) {
       return {
         sql: `SELECT ${columns} FROM library_items li WHERE ${where.join(' AND ')} ${order}`,
@@ -351,6 +414,13 @@ export function ftsQuery(text: string): string | null {
     .filter((w) => w.length > 0);
   if (words.length === 0) return null;
   return words.map((w) => `"${w}"*`).join(' ');
+}
+
+function prefixed(alias: string): string {
+  return itemColumns
+    .split(',')
+    .map((c) => `${alias}.${c.trim()}`)
+    .join(', ');
 }
 
 function encodeCursor(sortAt: number, id: string): string {
@@ -401,5 +471,6 @@ function toItem(row: ItemRow): LibraryItem {
     lastSeenAt: row.last_seen_at,
     removed: row.removed === 1,
     removedAt: row.removed_at,
+    fileName: row.file_name,
   };
 }

@@ -5,6 +5,7 @@ import type Database from 'better-sqlite3';
 import { StoreError } from './store-error.ts';
 import { schemaV1 } from './schema-v1.ts';
 import { schemaV2 } from './schema-v2.ts';
+import { schemaV3 } from './schema-v3.ts';
 
 export interface Migration {
   version: number;
@@ -16,6 +17,7 @@ export interface Migration {
 export const migrations: readonly Migration[] = [
   { version: 1, name: 'initial', up: schemaV1 },
   { version: 2, name: 'jobs claim index', up: schemaV2 },
+  { version: 3, name: 'library search: names, descriptions, sources', up: schemaV3 },
 ];
 
 export function schemaVersion(db: Database.Database): number {
