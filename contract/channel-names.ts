@@ -18,6 +18,7 @@ export const CHANNEL_NAMES = [
   'image',
   'imageEdits',
   'imageEditQuote',
+  'search',
   'signIn',
   'signOut',
   'pause',

@@ -17,6 +17,7 @@ import {
   libraryItemDoc,
   libraryPageDoc,
   queueDoc,
+  searchDoc,
   sessionDoc,
   settingsDoc,
   skillDoc,
@@ -121,6 +122,17 @@ export const queries = {
     z.object({ brandId: brand, size: z.string().trim().min(1).max(10) }).strict(),
     imageEditQuoteDoc,
     'what an image edit costs, and whether the workspace can pay it',
+  ),
+  search: channel(
+    z
+      .object({
+        text: z.string().max(200, 'text is at most 200 characters'),
+        /** Library items at most (brands, colours and files are fewer). */
+        limit: z.number().int().min(1).max(50).optional(),
+      })
+      .strict(),
+    searchDoc,
+    'brands, Library items of every brand (file name, description, source), Brand Skill colours and files matching words typed: the command palette, offline',
   ),
 } as const;
 

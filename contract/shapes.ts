@@ -136,8 +136,47 @@ export const libraryItemDoc = z.object({
   /** The cached file, when one is on this computer (offline); else null. */
   cached: z.boolean(),
   file: fileRef,
+  /**
+   * The file's name, as a drag or a download names it: the local file it was uploaded from,
+   * else one made of its description (or type and ID) and the extension of its type.
+   */
+  name: z.string(),
 });
 export type LibraryItemDoc = z.infer<typeof libraryItemDoc>;
+
+/** What the command palette finds, from the local mirror and the disk (offline). */
+export const searchDoc = z.object({
+  text: z.string(),
+  brands: z.array(
+    z.object({
+      id: z.string(),
+      name: z.string(),
+      status: z.string().nullable(),
+      deletedRemotely: z.boolean(),
+    }),
+  ),
+  items: z.array(libraryItemDoc.extend({ brandName: z.string() })),
+  colors: z.array(
+    z.object({
+      brandId: z.string(),
+      brandName: z.string(),
+      hex: z.string(),
+      name: z.string().nullable(),
+    }),
+  ),
+  skillFiles: z.array(
+    z.object({
+      brandId: z.string(),
+      brandName: z.string(),
+      path: z.string(),
+      name: z.string(),
+      mimeType: z.string(),
+      size: z.number(),
+      file: fileRef,
+    }),
+  ),
+});
+export type SearchDoc = z.infer<typeof searchDoc>;
 
 export const libraryPageDoc = z.object({
   brandId: z.string(),

@@ -48,6 +48,7 @@ import { retryFile, retryUploadJob } from '../folder-sync/retry-file.ts';
 import { lookupBrand } from '../views/brand-lookup.ts';
 import { filesDocument, fileDetail, fileDetailContext } from '../views/files.ts';
 import { libraryItemDoc, libraryPage } from '../views/library-view.ts';
+import { searchEverything } from '../views/search.ts';
 import { skillFile, skillView } from '../views/skill-view.ts';
 import { AppError, JobFailure } from './app-errors.ts';
 import type { AppRuntime } from './app-runtime.ts';
@@ -175,6 +176,8 @@ export function createHandlers(app: AppRuntime): Handlers {
             : null,
       };
     },
+    search: ({ text, limit }) =>
+      searchEverything(store, app.root, text, limit === undefined ? {} : { limit }),
     imageEditQuote: async ({ brandId, size }) => {
       if (!(IMAGE_SIZES as readonly string[]).includes(size)) {
         throw new AppError(

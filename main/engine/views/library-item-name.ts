@@ -1,0 +1,55 @@
+// What a Library item's file is called when it leaves the window (a drag, a download): the
+// name of the local file it was uploaded from, else one made of its description (or its
+// type and ID) and the extension of its type. The service keeps no file names.
+import path from 'node:path';
+
+const EXTENSIONS: Record<string, string> = {
+  'image/png': 'png',
+  'image/jpeg': 'jpg',
+  'image/webp': 'webp',
+  'image/avif': 'avif',
+  'image/gif': 'gif',
+  'image/svg+xml': 'svg',
+  'video/mp4': 'mp4',
+  'video/webm': 'webm',
+  'video/quicktime': 'mov',
+  'audio/mpeg': 'mp3',
+  'audio/mp4': 'm4a',
+  'audio/wav': 'wav',
+  'audio/x-wav': 'wav',
+  'audio/ogg': 'ogg',
+  'audio/webm': 'weba',
+};
+
+const FALLBACK_EXTENSION: Record<string, string> = { image: 'png', video: 'mp4', audio: 'mp3' };
+
+export function libraryItemName(item: {
+  id: string;
+  type: string;
+  mimeType: string | null;
+  description: string | null;
+  fileName: string | null;
+}): string {
+  if (item.fileName !== null) {
+    const base = path.posix.basename(item.fileName);
+    if (base !== '') return base;
+  }
+  const ext =
+    (item.mimeType === null ? undefined : EXTENSIONS[item.mimeType.toLowerCase()]) ??
+    FALLBACK_EXTENSION[item.type] ??
+    'bin';
+  const words = (item.description ?? '')
+    .normalize('NFC')
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter((w) => w !== '')
+    .join(' ')
+    .slice(0, 60)
+    .trim();
+  const stem = words !== '' ? words : `${safe(item.type)} ${item.id.slice(0, 8)}`;
+  return `${stem}.${ext}`;
+}
+
+function safe(text: string): string {
+  const clean = text.replace(/[^\p{L}\p{N}]+/gu, '');
+  return clean === '' ? 'item' : clean;
+}
