@@ -37,6 +37,8 @@ const OPERATIONS = new Set([
   'durations',
   'setBetaZipMode',
   'setDuplicateDetection',
+  'setBrandRecordNamesSkill',
+  'replaceActiveSkill',
   'setFaults',
   'addFaults',
   'clearFaults',

@@ -11,7 +11,7 @@ import type { RateLimitOptions } from './rate-limit.ts';
 import type { LogEntry } from './request-log.ts';
 import type { Durations } from './state.ts';
 import { syntheticBytes } from './media-content.ts';
-import { createBrand, failBrand, makeExportReady, makeReady } from './work/brands.ts';
+import { createBrand, failBrand, makeExportReady, makeReady, newSkill } from './work/brands.ts';
 import { createEdit } from './work/edits.ts';
 import type { EditSeed } from './work/edits.ts';
 
@@ -304,6 +304,29 @@ export class SimulatorControl {
 
   setDuplicateDetection(on: boolean): void {
     this.#ctx.state.duplicateDetection = on;
+  }
+
+  /** Whether brand records name their active Skill (`skillId`; default true). */
+  setBrandRecordNamesSkill(on: boolean): void {
+    this.#ctx.state.brandRecordNamesSkill = on;
+  }
+
+  /**
+   * The brand's active Skill changes on the service (as an edit applied elsewhere would):
+   * a new version derived from the current one becomes active → its skillId.
+   */
+  replaceActiveSkill(brandId: string): { skillId: string } {
+    const { state } = this.#ctx;
+    const brand = state.brands.get(brandId);
+    if (!brand || brand.status !== 'ready' || !brand.skillId)
+      throw new Error(`no ready brand ${brandId}`);
+    const skill = newSkill(state, brand, state.skills.get(brand.skillId) ?? null, {
+      note: 'changed on the service',
+    });
+    brand.skillId = skill.id;
+    brand.updatedAt = state.now();
+    state.notify(`brand:${brand.id}`);
+    return { skillId: skill.id };
   }
 
   /** Export download URLs name this origin (a storage host in front of the simulator); null: its own. */

@@ -81,6 +81,8 @@ export class SimState {
   origin = '';
   /** Where export ZIPs are said to be (a storage host of their own); null: this server. */
   downloadOrigin: string | null = null;
+  /** Whether a brand record names its active Skill (`skillId`); a service may not. */
+  brandRecordNamesSkill = true;
   readonly #secret = randomBytes(16);
 
   readonly keys = new Map<string, KeyInfo>();

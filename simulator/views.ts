@@ -26,7 +26,7 @@ export function brandView(state: SimState, b: Brand): Record<string, unknown> {
     workspaceId: b.workspaceId,
     workspaceName: state.workspaceName(b.workspaceId),
     failure: b.failure,
-    skillId: b.skillId,
+    ...(state.brandRecordNamesSkill ? { skillId: b.skillId } : {}),
     createdAt: state.iso(b.createdAt),
     updatedAt: state.iso(b.updatedAt),
   };

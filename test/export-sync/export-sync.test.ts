@@ -6,7 +6,10 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { readInstalledSkill } from '../../main/engine/exports/skill-install.ts';
 import { listSkillVersions } from '../../main/engine/exports/skill-versions.ts';
-import { skillKeepVersionsSetting } from '../../main/engine/export-sync/index.ts';
+import {
+  exportNextCheckSetting,
+  skillKeepVersionsSetting,
+} from '../../main/engine/export-sync/index.ts';
 import { png } from '../api/helpers.ts';
 import { skillTreeFiles } from '../exports/skill-fixtures.ts';
 import { downloads, leftoverDownloads, requests, startHarness, type Harness } from './harness.ts';
@@ -223,6 +226,55 @@ describe('export sync', () => {
     await expect
       .poll(async () => (await readInstalledSkill(brandDir('Acme')))?.skillId, { timeout: 10_000 })
       .toBe(second);
+  });
+
+  test('where the brand record does not name its active Skill, the next sync asks, and installs a Skill changed on the service', async () => {
+    h.sim.control.setBrandRecordNamesSkill(false);
+    const brand = await h.sim.control.seedBrand({ name: 'Acme', status: 'ready' });
+    const engine = h.open();
+    expect((await engine.syncOnce()).ok).toBe(true);
+    expect((await readInstalledSkill(brandDir('Acme')))?.skillId).toBe(brand.skillId);
+
+    const { skillId: newer } = h.sim.control.replaceActiveSkill(brand.id);
+    h.sim.control.clearLog();
+    const report = await engine.syncOnce();
+    expect(report.ok).toBe(true);
+    expect(report.sections.exports).toMatchObject({ installed: 1 });
+    expect((await readInstalledSkill(brandDir('Acme')))?.skillId).toBe(newer);
+    // One export request for the brand: the service reuses an export it has.
+    expect(requests(h.sim, EXPORT_POST)).toBe(1);
+
+    // Nothing changed since: it asks again (it cannot know), and downloads nothing.
+    h.sim.control.clearLog();
+    expect((await engine.syncOnce()).sections.exports).toMatchObject({ unchanged: 1 });
+    expect(requests(h.sim, EXPORT_POST)).toBe(1);
+    expect(downloads(h.sim)).toBe(0);
+  });
+
+  test('the periodic check is due by a time kept in the database, and a sync runs it when due', async () => {
+    h.sim.control.setBrandRecordNamesSkill(false);
+    await h.sim.control.seedBrand({ name: 'Acme', status: 'ready' });
+    const hour = 60 * 60 * 1000;
+    const options = { exportSync: { checkEveryMs: hour } };
+    let engine = h.open(options);
+    await engine.syncOnce();
+    const next = engine.store.settings.read(exportNextCheckSetting) as number;
+    expect(next).toBeGreaterThan(Date.now() + hour - 60_000);
+    const lastReason = (): string | undefined =>
+      (engine.store.jobs.list({ kind: 'export.sync' })[0]?.payload as { reason: string })?.reason;
+
+    // Kept across a restart (an app quit within the hour): the next pass is no periodic check.
+    await h.closeEngine();
+    engine = h.open(options);
+    expect(engine.store.settings.read(exportNextCheckSetting)).toBe(next);
+    await engine.syncOnce();
+    expect(lastReason()).toBe('reconcile');
+
+    // Its time has come (cron's next `sync --once`): the pass runs the check, and sets the next.
+    engine.store.settings.write(exportNextCheckSetting, Date.now() - 1);
+    await engine.syncOnce();
+    expect(lastReason()).toBe('periodic');
+    expect(engine.store.settings.read(exportNextCheckSetting)).toBeGreaterThan(Date.now());
   });
 
   test('start removes downloads no job needs any more', async () => {

@@ -20,7 +20,7 @@ import {
 } from './export-job.ts';
 import { countsLine, OutcomeLog } from './outcome-log.ts';
 import { recoverSkillFolders } from './recover-folders.ts';
-import { exportCheckIntervalSetting } from './settings.ts';
+import { exportCheckIntervalSetting, exportNextCheckSetting } from './settings.ts';
 import { sweepDownloads } from './skill-delivery.ts';
 
 export interface ExportSyncOptions extends ExportJobOptions {
@@ -38,6 +38,8 @@ const LABELS: Record<Counted, string> = {
 };
 // Triggers that follow the store's state anyway: a run already under way serves them.
 const CATCH_ALL = new Set(['reconcile', 'periodic']);
+/** A timer longer than this is set again when it fires (setTimeout's limit is ~24.8 days). */
+const MAX_TIMER_MS = 60 * 60 * 1000;
 
 function skillOf(job: JobRecord): string | null {
   const skillId = job.facts[SKILL_FACT];
@@ -67,12 +69,13 @@ function createExportSync(parts: EngineParts, options: ExportSyncOptions): Engin
     }
   };
   /**
-   * Whether a catch-all check (a reconcile, the periodic check) should ask for an export: no
-   * request is wasted on a brand whose record names its active Skill when that Skill is on
-   * disk; where the record does not name it, only the periodic check asks (an applied edit
-   * and the user's request trigger their own export).
+   * Whether a catch-all check (a sync the person asked for, start-up, the periodic check)
+   * should ask for an export. No request is wasted on a brand whose record names its active
+   * Skill when that Skill is on disk. Where the record does not name it, only the service can
+   * tell whether a newer one exists: every such check asks (the service reuses an existing
+   * export, so this is one request per brand), or a newer Skill would never arrive.
    */
-  const needsExport = async (brand: Brand, reason: string): Promise<boolean> => {
+  const needsExport = async (brand: Brand): Promise<boolean> => {
     // What lies on disk now (a folder removed or emptied since is no Skill on disk).
     const onDisk =
       brand.folderName === null
@@ -80,14 +83,17 @@ function createExportSync(parts: EngineParts, options: ExportSyncOptions): Engin
         : ((await readInstalledSkill(path.join(parts.root, brand.folderName)).catch(() => null))
             ?.skillId ?? null);
     if (onDisk === null) return true;
-    if (brand.skillId !== null) return brand.skillId !== onDisk;
-    return reason === 'periodic';
+    return brand.skillId === null || brand.skillId !== onDisk;
   };
   const enqueueReady = async (reason: string): Promise<void> => {
     for (const brand of store.brands.list()) {
-      if (brand.status === 'ready' && (await needsExport(brand, reason))) enqueue(brand.id, reason);
+      if (brand.status === 'ready' && (await needsExport(brand))) enqueue(brand.id, reason);
     }
+    // Every ready brand was looked at: the next periodic check is due a period from now.
+    store.settings.write(exportNextCheckSetting, parts.now() + checkEvery());
   };
+  const checkEvery = (): number =>
+    options.checkEveryMs ?? store.settings.read(exportCheckIntervalSetting);
   const recoverAll = (): Promise<void> =>
     recoverSkillFolders(
       events,
@@ -144,12 +150,35 @@ function createExportSync(parts: EngineParts, options: ExportSyncOptions): Engin
       });
     }
   };
+  /** The periodic check is due by the time kept in the database, across restarts and runs. */
+  const isDue = (): boolean => {
+    const next = store.settings.read(exportNextCheckSetting);
+    return next === null || next <= parts.now();
+  };
+  /** In a running engine: wakes when the stored time comes (another process may move it). */
+  const scheduleCheck = (): void => {
+    clearTimeout(timer);
+    const next = store.settings.read(exportNextCheckSetting);
+    const wait = next === null ? 0 : Math.max(0, next - parts.now());
+    timer = setTimeout(
+      () => {
+        timer = undefined;
+        void (async () => {
+          if (isDue()) await periodic();
+          if (running) scheduleCheck();
+        })();
+      },
+      Math.min(wait, MAX_TIMER_MS),
+    );
+    timer.unref();
+  };
+  let running = false;
 
   return {
     name: 'exports',
     async reconcile() {
       await recoverAll();
-      await enqueueReady('reconcile');
+      await enqueueReady(isDue() ? 'periodic' : 'reconcile');
     },
     async start() {
       await recoverAll();
@@ -157,12 +186,12 @@ function createExportSync(parts: EngineParts, options: ExportSyncOptions): Engin
       await sweepDownloads(store, parts.dataDir, exportSyncKind, EXPORT_DOWNLOAD_PREFIX).catch(
         () => undefined,
       );
-      const every = options.checkEveryMs ?? store.settings.read(exportCheckIntervalSetting);
-      timer = setInterval(periodic, every);
-      timer.unref();
+      running = true;
+      scheduleCheck();
     },
     stop() {
-      clearInterval(timer);
+      running = false;
+      clearTimeout(timer);
       timer = undefined;
       for (const off of offs) off();
     },

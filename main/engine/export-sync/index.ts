@@ -8,7 +8,11 @@ export {
   type ExportOutcome,
   type ExportSyncResult,
 } from './export-job.ts';
-export { exportCheckIntervalSetting, skillKeepVersionsSetting } from './settings.ts';
+export {
+  exportCheckIntervalSetting,
+  exportNextCheckSetting,
+  skillKeepVersionsSetting,
+} from './settings.ts';
 export {
   deliverSkill,
   discardDownload,

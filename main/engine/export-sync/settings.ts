@@ -15,3 +15,10 @@ export const exportCheckIntervalSetting = defineSetting(
   60 * 60 * 1000,
   'How often every ready brand is asked for its latest export while the engine runs.',
 );
+
+export const exportNextCheckSetting = defineSetting(
+  'exports.nextCheckAt',
+  z.number().nullable(),
+  null,
+  'When the periodic check of every ready brand is next due (epoch ms): kept so that a `sync --once` from cron and an app quit within the period still do it.',
+);
