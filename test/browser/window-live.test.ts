@@ -238,6 +238,12 @@ describe.skipIf(chromiumMissing !== null)(
       await removed.first().waitFor({ timeout: 20_000 });
       await expect.poll(() => sidebarBrand(page, 'Lumen Labs').count()).toBe(0);
       await expectAccessible(page, 'removed-brands');
+      // Its page offers to remove it, not to delete it again.
+      await removed.first().getByRole('link', { name: 'Lumen Labs' }).click();
+      await page.getByRole('button', { name: 'More actions for this brand' }).click();
+      await page.getByRole('menuitem', { name: 'Remove from Brand Sync' }).waitFor();
+      await expect(page.getByRole('menuitem', { name: 'Delete brand…' }).count()).resolves.toBe(0);
+      await page.keyboard.press('Escape');
       await page
         .getByRole('complementary')
         .getByRole('button', { name: 'Remove Lumen Labs' })
