@@ -38,6 +38,7 @@ const OPERATIONS = new Set([
   'setBetaZipMode',
   'setDuplicateDetection',
   'setBrandRecordNamesSkill',
+  'cutDownloads',
   'replaceActiveSkill',
   'setFaults',
   'addFaults',

@@ -306,6 +306,33 @@ export class SimulatorControl {
     this.#ctx.state.duplicateDetection = on;
   }
 
+  /**
+   * Answers to downloads of `pathOrUrl` (a `/files/…` path or a full URL) are cut off: the
+   * headers promise the whole body, `afterBytes` of it (default 1000) arrive, then the
+   * connection drops. Range is honoured (each resume gets further) unless `ignoreRange`.
+   * `times` answers (default every one); `times: 0` ends it. `clearFaults()` ends them all.
+   */
+  cutDownloads(
+    pathOrUrl: string,
+    options: { afterBytes?: number; ignoreRange?: boolean; times?: number } = {},
+  ): void {
+    const path = /^https?:\/\//.test(pathOrUrl) ? new URL(pathOrUrl).pathname : pathOrUrl;
+    if (!path.startsWith('/files/')) throw new Error(`not a download path: ${pathOrUrl}`);
+    const afterBytes = options.afterBytes ?? 1000;
+    if (!Number.isSafeInteger(afterBytes) || afterBytes < 0)
+      throw new Error(`afterBytes must be a whole number of bytes, got ${afterBytes}`);
+    const { state } = this.#ctx;
+    state.downloadCuts = state.downloadCuts.filter((c) => c.path !== path);
+    const remaining = options.times ?? Infinity;
+    if (remaining > 0)
+      state.downloadCuts.push({
+        path,
+        afterBytes,
+        ignoreRange: options.ignoreRange ?? false,
+        remaining,
+      });
+  }
+
   /** Whether brand records name their active Skill (`skillId`; default true). */
   setBrandRecordNamesSkill(on: boolean): void {
     this.#ctx.state.brandRecordNamesSkill = on;
@@ -346,6 +373,7 @@ export class SimulatorControl {
 
   clearFaults(): void {
     this.#ctx.faults.clear();
+    this.#ctx.state.downloadCuts = [];
   }
 
   /** The next `count` requests matching scope ("POST /v1/brands", "GET /files/*") get this fault. */

@@ -2,7 +2,8 @@
 // long-poll waits on the simulated clock.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { createHash } from 'node:crypto';
-import type { SimState } from './state.ts';
+import { infoOf } from './context.ts';
+import type { DownloadCut, SimState } from './state.ts';
 
 /** Sends bytes honouring Range / If-Range: 206 with Content-Range, 416 when unsatisfiable. */
 export function sendBytes(
@@ -11,6 +12,7 @@ export function sendBytes(
   body: Buffer,
   mimeType: string,
   fileName?: string,
+  state?: SimState,
 ): FastifyReply {
   const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
   reply.header('accept-ranges', 'bytes').header('etag', etag).type(mimeType);
@@ -18,9 +20,12 @@ export function sendBytes(
     reply.header('content-disposition', `attachment; filename="${fileName.replace(/"/g, '')}"`);
   const range = request.headers.range;
   const ifRange = request.headers['if-range'];
-  const rangeApplies = typeof range === 'string' && (ifRange === undefined || ifRange === etag);
+  const cut = cutOf(state, request);
+  const rangeApplies =
+    typeof range === 'string' && (ifRange === undefined || ifRange === etag) && !cut?.ignoreRange;
   if (!rangeApplies) {
     reply.header('content-length', body.length);
+    if (cut) return sendCut(request, reply, 200, body, cut.afterBytes);
     return reply.code(200).send(body);
   }
   const m = /^bytes=(\d*)-(\d*)$/.exec(range.trim());
@@ -41,7 +46,38 @@ export function sendBytes(
   reply
     .header('content-range', `bytes ${start}-${end}/${body.length}`)
     .header('content-length', part.length);
+  if (cut) return sendCut(request, reply, 206, part, cut.afterBytes);
   return reply.code(206).send(part);
+}
+
+/** The cut that applies to this download, counted as used. */
+function cutOf(state: SimState | undefined, request: FastifyRequest): DownloadCut | undefined {
+  const path = request.url.split('?')[0];
+  const cut = state?.downloadCuts.find((c) => c.path === path);
+  if (cut === undefined) return undefined;
+  cut.remaining--;
+  if (cut.remaining <= 0) state?.downloadCuts.splice(state.downloadCuts.indexOf(cut), 1);
+  return cut;
+}
+
+/** Headers that promise `body`, `afterBytes` of it, then the connection drops. */
+function sendCut(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  status: number,
+  body: Buffer,
+  afterBytes: number,
+): FastifyReply {
+  const info = infoOf(request);
+  if (info) info.entry.outcome = 'cut';
+  const headers = reply.getHeaders() as Record<string, string | number>;
+  reply.hijack();
+  const raw = reply.raw;
+  raw.writeHead(status, headers);
+  raw.write(body.subarray(0, Math.min(afterBytes, body.length)), () => {
+    setTimeout(() => raw.destroy(), 5);
+  });
+  return reply;
 }
 
 function unsatisfiable(reply: FastifyReply, size: number): FastifyReply {

@@ -72,6 +72,15 @@ export interface Account {
   entitlements: Set<string>;
 }
 
+/** A download cut off after `afterBytes` of its body (Range honoured unless `ignoreRange`). */
+export interface DownloadCut {
+  path: string;
+  afterBytes: number;
+  ignoreRange: boolean;
+  /** Answers still to cut (Infinity: every one). */
+  remaining: number;
+}
+
 export class SimState {
   readonly clock: SimClock;
   readonly rng: Prng;
@@ -81,6 +90,8 @@ export class SimState {
   origin = '';
   /** Where export ZIPs are said to be (a storage host of their own); null: this server. */
   downloadOrigin: string | null = null;
+  /** Downloads cut off on purpose (control.cutDownloads): by path, with how many bytes get through. */
+  downloadCuts: DownloadCut[] = [];
   /** Whether a brand record names its active Skill (`skillId`); a service may not. */
   brandRecordNamesSkill = true;
   readonly #secret = randomBytes(16);

@@ -23,22 +23,36 @@ export function registerFileRoutes(app: FastifyInstance, ctx: SimContext): void 
         // /files/media/<id>/<signature>: the signature is the unguessable part.
         const media = state.media.get(token);
         if (!media || name !== state.sign(media.id)) throw gone();
-        return sendBytes(request, reply, mediaBytes(media), media.mimeType);
+        return sendBytes(request, reply, mediaBytes(media), media.mimeType, undefined, state);
       }
       if (kind === 'logos') {
         const [skillId, sig] = [token, name.replace(/\.[a-z]+$/, '')];
         const skill = state.skills.get(skillId);
         if (!skill || sig !== state.sign(skill.id)) throw gone();
-        return sendBytes(request, reply, skill.logo.bytes, skill.logo.mimeType);
+        return sendBytes(request, reply, skill.logo.bytes, skill.logo.mimeType, undefined, state);
       }
       if (kind === 'images') {
         const image = findImage(state, token);
         if (!image || image.status !== 'completed' || name !== state.sign(image.id)) throw gone();
-        return sendBytes(request, reply, resolveContent(image.content), image.mimeType);
+        return sendBytes(
+          request,
+          reply,
+          resolveContent(image.content),
+          image.mimeType,
+          undefined,
+          state,
+        );
       }
       const file = state.files.get(`/files/${kind}/${token}/${encodeURIComponent(name)}`);
       if (!file) throw gone();
-      return sendBytes(request, reply, resolveContent(file.content), file.mimeType, file.fileName);
+      return sendBytes(
+        request,
+        reply,
+        resolveContent(file.content),
+        file.mimeType,
+        file.fileName,
+        state,
+      );
     },
   );
 

@@ -1,8 +1,8 @@
 // A Brand Skill whose ZIP lives on another host (the export's storage): a download that host
-// refuses (401, 403), rate-limits (429) or cuts off fails that brand's delivery with its
-// reason, to be tried again on that job's own backoff. It never closes the key's rate gate,
-// never pauses the account, never stops the sync as "the service is unreachable": the other
-// brand's Brand Skill arrives meanwhile.
+// refuses (401, 403), asks to wait too long (429) or cuts off again and again fails that
+// brand's delivery with its reason after bounded tries, to be tried again at the next sync.
+// It never closes the key's rate gate, never pauses the account, never stops the sync as
+// "the service is unreachable": the other brand's Brand Skill arrives meanwhile.
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, expect, test } from 'vitest';
@@ -80,8 +80,22 @@ test.each(['403', '401', '429', 'cut'] as const)(
       .list({ brandId: alpha.id })
       .filter((j) => j.kind.startsWith('export'));
     const lastError = alphaJobs.map((j) => j.lastError).find((e) => e !== null);
-    expect(lastError?.code).toBe('DOWNLOAD_FAILED');
-    expect(lastError?.message).toMatch(/download from 127\.0\.0\.1:\d+ failed/);
+    if (refusal === 'cut') {
+      expect(lastError?.code).toBe('DOWNLOAD_CUT_OFF');
+      expect(lastError?.message).toMatch(
+        /^the download from 127\.0\.0\.1:\d+ was cut off \d+ times; tried again at the next sync$/,
+      );
+    } else {
+      expect(lastError?.code).toBe('DOWNLOAD_FAILED');
+      expect(lastError?.message).toMatch(
+        /^the download from 127\.0\.0\.1:\d+ failed \(.+\); tried again at the next sync$/,
+      );
+    }
+    // The pass ended with that reason, the brand named; no job of it waits for a retry.
+    expect(report.failures).toEqual([
+      expect.objectContaining({ area: 'Brand Skill', subject: 'Alpha', code: lastError?.code }),
+    ]);
+    expect(alphaJobs.every((j) => j.state === 'failed')).toBe(true);
     // Neither the key's gate, nor the account, nor the connection.
     expect(engine.client.rateGate.pausedUntil).toBeUndefined();
     expect(engine.queue.status().conditions).toEqual([]);

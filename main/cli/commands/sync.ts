@@ -35,6 +35,14 @@ export function registerSync(program: Command, deps: CliDeps): void {
 
 const OFFLINE_GRACE_MS = 1000;
 
+/** "Brand Skill of Trunc Co", "file Acme/a.png": what failed, in words. */
+function subjectLine(failure: SyncReport['failures'][number]): string {
+  const of = OF_AREAS.has(failure.area) ? ' of' : '';
+  return `${failure.area}${of} ${failure.subject}`;
+}
+/** Areas that are something of a brand (the subject is the brand's name). */
+const OF_AREAS = new Set(['Brand Skill']);
+
 function describeReport(report: SyncReport): string[] {
   const seconds = (Date.parse(report.finishedAt) - Date.parse(report.startedAt)) / 1000;
   const lines: string[] = [];
@@ -47,7 +55,7 @@ function describeReport(report: SyncReport): string[] {
     lines.push(...summary);
   }
   for (const failure of report.failures) {
-    lines.push(`Failed: ${failure.area} ${failure.subject}: ${failure.code}: ${failure.message}`);
+    lines.push(`Failed: ${subjectLine(failure)}: ${failure.message} (${failure.code})`);
   }
   const n = report.failures.length;
   const failures = `${n} failure${n === 1 ? '' : 's'}`;

@@ -1,12 +1,25 @@
 // Downloads to disk: streamed to `dest.part`, resumed with `Range` when a partial file
 // exists and the server answers 206, length checked, renamed into place only when
 // complete, so a half-written file never takes the place of a good one.
+//
+// A host that answers and then cuts the body off is there: that is never "offline". Each cut
+// is resumed where it stopped; a try that brings nothing new counts, and after CUT_LIMIT of
+// them (or TRY_LIMIT tries in all) the download fails as DOWNLOAD_CUT_OFF. A storage host's
+// Retry-After (429, 503) holds that host's downloads; one that asks longer than a sync should
+// wait fails the download at once, and no request goes there before its time.
 import fs from 'node:fs';
 import { pipeline } from 'node:stream/promises';
 import { ApiError } from './errors.ts';
 import { openDownload, RedirectError, type DownloadAnswer } from './download-request.ts';
 import { abortedError } from './clock.ts';
-import { invalidResponse, USER_AGENT, type ErrorContext, type Http } from './http.ts';
+import {
+  invalidResponse,
+  parseRetryAfter,
+  USER_AGENT,
+  type ErrorContext,
+  type Http,
+} from './http.ts';
+import { ExchangeError } from './transport.ts';
 import { invalidInput } from './input.ts';
 
 export interface DownloadProgress {
@@ -58,37 +71,60 @@ export async function downloadToFile(
   const ownOrigin = target.origin === http.origin;
   const signal = http.signalFor(options.signal);
   const part = `${dest}.part`;
+  const sleep = (ms: number): Promise<void> =>
+    http.clock.sleep(ms, signal).catch(() => {
+      throw abortedError(CONTEXT.endpoint);
+    });
+  /** Failures with no answer or an error answer (refused, 5xx): the client's retry limit. */
   let failures = 0;
+  /** Tries cut off without bringing a byte further than any try before. */
+  let cuts = 0;
+  let tries = 0;
+  /** The most bytes any try left in `.part`: a try that does not pass it made no progress. */
+  let best = -1;
+  let waitedMs = 0;
   let resumed = false;
+  let lastTotal: number | undefined;
 
   for (;;) {
     if (signal?.aborted) throw abortedError(CONTEXT.endpoint);
     // Only requests that carry the key count against its rate limit.
     if (ownOrigin)
       await http.gate.wait(signal).catch(() => Promise.reject(abortedError(CONTEXT.endpoint)));
+    else {
+      // A storage host that asked to wait (Retry-After) is not asked again before its time.
+      const wait = (hostPausedUntil.get(target.origin) ?? 0) - http.clock.now();
+      if (wait > 0) {
+        if (waitedMs + wait > HOST_WAIT_BUDGET_MS) throw hostBusy(target, wait);
+        waitedMs += wait;
+        await sleep(wait);
+      }
+    }
     let offset = await sizeOf(part);
     if (expected !== undefined && offset > expected) {
       await fs.promises.rm(part, { force: true });
       offset = 0;
     }
+    if (best < 0) best = offset;
+    tries++;
     try {
       const outcome = await fetchInto(http, target, part, offset, ownOrigin, signal, options);
       if (outcome.kind === 'restart') {
+        // The host cannot resume this part: from the start (a try of its own, so it is bounded).
         await fs.promises.rm(part, { force: true });
+        best = 0;
+        if (tries >= TRY_LIMIT) throw cutOff(target, cuts, 0, lastTotal);
         continue;
       }
       resumed ||= outcome.resumed;
       const bytes = await sizeOf(part);
       const total = expected ?? outcome.total;
+      lastTotal = total;
       if (total !== undefined && bytes !== total) {
         if (bytes > total) await fs.promises.rm(part, { force: true });
-        throw new ApiError({
-          kind: 'network',
-          code: 'INCOMPLETE_DOWNLOAD',
-          status: 0,
-          message: `The download ended after ${bytes} of ${total} bytes.`,
-          endpoint: CONTEXT.endpoint,
-        });
+        // The host said the file was whole, and it is not the size the caller knows.
+        if (outcome.total === bytes || bytes > total) throw sizeMismatch(bytes, total);
+        throw new CutError(total);
       }
       await fs.promises.rename(part, dest);
       return { path: dest, bytes, resumed };
@@ -103,20 +139,44 @@ export async function downloadToFile(
           endpoint: CONTEXT.endpoint,
         });
       }
+      if (error instanceof CutError) {
+        // The host answered and the body stopped short (or the connection dropped once it was
+        // open): the host is there, so this is no sign of being offline. Resumed where it
+        // stopped; a try that brings nothing new counts against the download.
+        if (signal?.aborted) throw abortedError(CONTEXT.endpoint);
+        const now = await sizeOf(part);
+        if (error.total !== undefined) lastTotal = error.total;
+        if (now > best) best = now;
+        else cuts++;
+        if (cuts >= CUT_LIMIT || tries >= TRY_LIMIT) throw cutOff(target, tries, now, lastTotal);
+        if (now <= offset) await sleep(Math.min(http.backoff(cuts), MAX_CUT_WAIT_MS));
+        continue;
+      }
+      if (error instanceof ApiError && error.code === 'INCOMPLETE_DOWNLOAD') throw error;
       const apiError =
         error instanceof ApiError ? error : http.errorFromTransport(error, CONTEXT, signal);
       if (apiError.kind === 'aborted') throw apiError;
       if (!ownOrigin) {
         // Another host (the export's storage): its answers say nothing about the key or the
-        // service. A refusal or a rate limit fails this download at once; a cut is retried here.
+        // service. Its Retry-After holds this host's downloads; a refusal fails the download.
+        if (apiError.retryAfterMs !== undefined) {
+          hostPausedUntil.set(
+            target.origin,
+            Math.max(
+              hostPausedUntil.get(target.origin) ?? 0,
+              http.clock.now() + apiError.retryAfterMs,
+            ),
+          );
+          failures++;
+          if (failures > http.retry.limit) throw offOriginFailure(apiError, target);
+          continue;
+        }
         if (apiError.kind !== 'network' && apiError.kind !== 'server') {
           throw offOriginFailure(apiError, target);
         }
         failures++;
         if (failures > http.retry.limit) throw offOriginFailure(apiError, target);
-        await http.clock.sleep(http.backoff(failures), signal).catch(() => {
-          throw abortedError(CONTEXT.endpoint);
-        });
+        await sleep(http.backoff(failures));
         continue;
       }
       if (apiError.kind === 'rate-limited') {
@@ -128,12 +188,70 @@ export async function downloadToFile(
       failures++;
       if (failures > http.retry.limit) throw apiError;
       if (apiError.kind !== 'rate-limited' || apiError.retryAfterMs === undefined) {
-        await http.clock.sleep(http.backoff(failures), signal).catch(() => {
-          throw abortedError(CONTEXT.endpoint);
-        });
+        await sleep(http.backoff(failures));
       }
     }
   }
+}
+
+/** Tries of one download cut off without progress before it fails. */
+export const CUT_LIMIT = 5;
+/** Longest wait between two tries of a cut-off download (a sync that fails one ends promptly). */
+const MAX_CUT_WAIT_MS = 1_000;
+/** Tries of one download in all (a host that gives a few bytes a time makes progress forever). */
+export const TRY_LIMIT = 20;
+/**
+ * Longest a download waits for a storage host's Retry-After, in all, before it fails and the
+ * file is left for a later sync (a sync is not held for minutes by one host).
+ */
+export const HOST_WAIT_BUDGET_MS = 60_000;
+/** Storage hosts that asked to wait (Retry-After), by origin: until when, on the client's clock. */
+const hostPausedUntil = new Map<string, number>();
+
+/** A body that stopped short, or a connection that dropped once open: the host is reachable. */
+class CutError extends Error {
+  readonly total: number | undefined;
+  constructor(total: number | undefined, cause?: unknown) {
+    super('cut off', cause === undefined ? undefined : { cause });
+    this.name = 'CutError';
+    this.total = total;
+  }
+}
+
+function cutOff(target: URL, tries: number, received: number, total: number | undefined): ApiError {
+  const of = total === undefined ? '' : ` of ${total}`;
+  return new ApiError({
+    // 'server': the host answered; later may work. Never 'network': it is not offline.
+    kind: 'server',
+    code: 'DOWNLOAD_CUT_OFF',
+    status: 0,
+    message: `The download from ${target.host} was cut off ${tries} times (${received}${of} bytes arrived).`,
+    endpoint: CONTEXT.endpoint,
+    data: { host: target.host, tries, received, ...(total === undefined ? {} : { total }) },
+  });
+}
+
+function sizeMismatch(bytes: number, total: number): ApiError {
+  return new ApiError({
+    kind: 'server',
+    code: 'INCOMPLETE_DOWNLOAD',
+    status: 0,
+    message: `The download ended after ${bytes} of ${total} bytes.`,
+    endpoint: CONTEXT.endpoint,
+  });
+}
+
+function hostBusy(target: URL, waitMs: number): ApiError {
+  const seconds = Math.ceil(waitMs / 1000);
+  return new ApiError({
+    kind: 'server',
+    code: 'DOWNLOAD_FAILED',
+    status: 0,
+    message: `The download from ${target.host} failed (the host asked to wait ${seconds} s more); it is tried again later.`,
+    endpoint: CONTEXT.endpoint,
+    retryAfterMs: waitMs,
+    data: { host: target.host, retryAfterMs: waitMs },
+  });
 }
 
 /**
@@ -152,8 +270,13 @@ export function offOriginFailure(error: ApiError, target: URL): ApiError {
     status: error.status,
     message: `The download from ${target.host} failed (${why}); it is tried again later.`,
     endpoint: CONTEXT.endpoint,
-    data: { host: target.host, code: error.code, status: error.status },
-    // The job's own backoff decides when (a storage host's Retry-After is not the service's).
+    data: {
+      host: target.host,
+      code: error.code,
+      status: error.status,
+      ...(error.retryAfterMs === undefined ? {} : { retryAfterMs: error.retryAfterMs }),
+    },
+    ...(error.retryAfterMs === undefined ? {} : { retryAfterMs: error.retryAfterMs }),
     cause: error,
   });
 }
@@ -189,6 +312,9 @@ async function fetchInto(
     });
   } catch (error) {
     if (error instanceof RedirectError) throw invalidResponse(CONTEXT.endpoint, error.message);
+    // Connected, and the connection dropped before an answer: the host is there.
+    if (error instanceof ExchangeError && error.sent && !error.timeout)
+      throw new CutError(undefined, error);
     throw error;
   }
   const stream = response.body;
@@ -199,7 +325,13 @@ async function fetchInto(
   }
   if (status < 200 || status >= 300) {
     const body = await readSome(stream);
-    throw http.errorFromResponse(CONTEXT, status, body, response.headers);
+    const error = http.errorFromResponse(CONTEXT, status, body, response.headers);
+    // A storage host's Retry-After (429, 503) is honoured as well as the service's.
+    if (!ownOrigin && error.retryAfterMs === undefined && (status === 429 || status === 503)) {
+      const after = parseRetryAfter(response.headers['retry-after'], Date.now());
+      if (after !== undefined) return Promise.reject(withRetryAfter(error, after));
+    }
+    throw error;
   }
   let start = 0;
   let total: number | undefined;
@@ -222,18 +354,23 @@ async function fetchInto(
   const progress = options.onProgress;
   const expectedTotal = options.expectedSize ?? total;
   progress?.({ received, total: expectedTotal });
-  await pipeline(
-    stream,
-    async function* (source: AsyncIterable<Buffer>) {
-      for await (const chunk of source) {
-        received += chunk.length;
-        progress?.({ received, total: expectedTotal });
-        yield chunk;
-      }
-    },
-    fs.createWriteStream(part, { flags: start > 0 ? 'a' : 'w' }),
-    ...(signal ? [{ signal }] : []),
-  );
+  try {
+    await pipeline(
+      stream,
+      async function* (source: AsyncIterable<Buffer>) {
+        for await (const chunk of source) {
+          received += chunk.length;
+          progress?.({ received, total: expectedTotal });
+          yield chunk;
+        }
+      },
+      fs.createWriteStream(part, { flags: start > 0 ? 'a' : 'w' }),
+      ...(signal ? [{ signal }] : []),
+    );
+  } catch (error) {
+    if (isLocalFileError(error) || signal?.aborted) throw error;
+    throw new CutError(total, error);
+  }
   return { kind: 'done', resumed: start > 0, total };
 }
 
@@ -285,4 +422,16 @@ export function parseContentRange(
     end: Number(match[2]),
     total: match[3] === '*' ? undefined : Number(match[3]),
   };
+}
+
+function withRetryAfter(error: ApiError, retryAfterMs: number): ApiError {
+  return new ApiError({
+    kind: error.kind,
+    code: error.code,
+    status: error.status,
+    message: error.message,
+    ...(error.data === undefined ? {} : { data: error.data }),
+    endpoint: error.endpoint,
+    retryAfterMs,
+  });
 }

@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import { mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
-import type { ApiClient } from '../api/index.ts';
+import { isApiError, type ApiClient } from '../api/index.ts';
 import { ArchiveError, SkillInstallError } from '../exports/errors.ts';
 import { installSkillArchive } from '../exports/skill-install.ts';
 import type { InstallProgress, InstalledSkill } from '../exports/skill-install.ts';
@@ -115,14 +115,18 @@ export async function deliverSkill(options: DeliverSkillOptions): Promise<Instal
 async function fetchZip(options: DeliverSkillOptions, dest: string): Promise<number> {
   const { ctx, source } = options;
   if (source.kind === 'url') {
-    const result = await options.client.downloadToFile(source.url, dest, {
-      signal: ctx.signal,
-      onProgress: ({ received, total }) => {
-        ctx.progress(received, total ?? null);
-        options.onProgress?.({ phase: 'download', received, total });
-      },
-    });
-    return result.bytes;
+    try {
+      const result = await options.client.downloadToFile(source.url, dest, {
+        signal: ctx.signal,
+        onProgress: ({ received, total }) => {
+          ctx.progress(received, total ?? null);
+          options.onProgress?.({ phase: 'download', received, total });
+        },
+      });
+      return result.bytes;
+    } catch (error) {
+      throw downloadFailure(error);
+    }
   }
   const text = source.content.replace(/\s+/g, '');
   if (text.length % 4 !== 0 || !BASE64.test(text)) {
@@ -144,6 +148,35 @@ async function fetchZip(options: DeliverSkillOptions, dest: string): Promise<num
   await rename(part, dest);
   options.onProgress?.({ phase: 'download', received: data.length, total: data.length });
   return data.length;
+}
+
+/**
+ * A download that failed after its own bounded tries (cut off, a host that refused or asked to
+ * wait too long) fails this delivery: the job is not run again in this sync, whose end names
+ * the brand and the reason; the next sync (a later pass, the periodic check) tries again and
+ * resumes what arrived. A network failure (offline) and an abort stay as they are.
+ */
+export function downloadFailure(error: unknown): unknown {
+  if (!isApiError(error)) return error;
+  const data = (error.data ?? {}) as { host?: unknown; tries?: unknown };
+  const host = typeof data.host === 'string' ? data.host : undefined;
+  if (error.code === 'DOWNLOAD_CUT_OFF') {
+    const from = host === undefined ? '' : ` from ${host}`;
+    return new PermanentError(
+      error.code,
+      `the download${from} was cut off ${String(data.tries)} times; tried again at the next sync`,
+      { cause: error, data: error.data },
+    );
+  }
+  if (error.code === 'DOWNLOAD_FAILED' || error.code === 'INCOMPLETE_DOWNLOAD') {
+    const why = error.message.replace(/;? ?it is tried again later\.$/, '').replace(/\.$/, '');
+    return new PermanentError(
+      error.code,
+      `${why.charAt(0).toLowerCase()}${why.slice(1)}; tried again at the next sync`,
+      { cause: error, ...(error.data === undefined ? {} : { data: error.data }) },
+    );
+  }
+  return error;
 }
 
 /** What a failed install means for the job (the previous copy stays in every case). */
