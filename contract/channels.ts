@@ -68,7 +68,8 @@ export const queries = {
   library: channel(
     z
       .object({
-        brandId: brand,
+        /** Absent: the Library of every brand at once. */
+        brandId: brand.optional(),
         type: z.string().trim().min(1).max(40).optional(),
         search: z.string().max(200).optional(),
         cursor: z.string().max(500).nullable().optional(),
@@ -76,7 +77,7 @@ export const queries = {
       })
       .strict(),
     libraryPageDoc,
-    "a page of the brand's Library from the local mirror (works offline)",
+    "a page of the brand's Library (or of every brand's) from the local mirror (works offline)",
   ),
   media: channel(
     z.object({ itemId: z.string().trim().min(1).max(200) }).strict(),

@@ -179,7 +179,8 @@ export const searchDoc = z.object({
 export type SearchDoc = z.infer<typeof searchDoc>;
 
 export const libraryPageDoc = z.object({
-  brandId: z.string(),
+  /** null: the Library of every brand. */
+  brandId: z.string().nullable(),
   items: z.array(libraryItemDoc),
   nextCursor: z.string().nullable(),
   /** Items matching the type filter; null with a text search (known once every page is read). */

@@ -88,7 +88,12 @@ export function createHandlers(app: AppRuntime): Handlers {
     }),
     brand: ({ brandId }) => brandDetails(store, app.root, brandOf(brandId)),
     library: ({ brandId, type, search, cursor, limit }) =>
-      libraryPage(store, lookupBrand(store, brandId), { type, search, cursor, limit }),
+      libraryPage(store, brandId === undefined ? null : lookupBrand(store, brandId), {
+        type,
+        search,
+        cursor,
+        limit,
+      }),
     media: ({ itemId }) => {
       const item = store.library.get(itemId) ?? store.library.get(itemId.toLowerCase());
       if (item === undefined)

@@ -40,7 +40,8 @@ export function libraryItemName(item: {
     'bin';
   const words = (item.description ?? '')
     .normalize('NFC')
-    .split(/[^\p{L}\p{N}]+/u)
+    .split(/[^\p{L}\p{N}'-]+/u)
+    .map((w) => w.replace(/^[-']+|[-']+$/g, ''))
     .filter((w) => w !== '')
     .join(' ')
     .slice(0, 60)

@@ -26,9 +26,10 @@ export function libraryItemDoc(store: Store, item: LibraryItem): LibraryItemDoc 
   };
 }
 
+/** A page of a brand's Library, or (brandId null) of every brand's at once. */
 export function libraryPage(
   store: Store,
-  brandId: string,
+  brandId: string | null,
   query: {
     type?: string | undefined;
     search?: string | undefined;
@@ -49,6 +50,20 @@ export function libraryPage(
     nextCursor: page.nextCursor,
     total: search ? null : store.library.count(brandId, query.type ? { type: query.type } : {}),
     types: store.library.typeCounts(brandId),
-    lastRefreshAt: iso(store.syncState.get('library', brandId).lastRefreshAt),
+    lastRefreshAt: iso(
+      brandId === null
+        ? oldestRefresh(store)
+        : store.syncState.get('library', brandId).lastRefreshAt,
+    ),
   };
+}
+
+/** Every brand's Library is at least this fresh (the oldest mirror's time). */
+function oldestRefresh(store: Store): number | null {
+  let oldest: number | null = null;
+  for (const brand of store.brands.list()) {
+    const at = store.syncState.get('library', brand.id).lastRefreshAt;
+    if (at !== null && (oldest === null || at < oldest)) oldest = at;
+  }
+  return oldest;
 }
