@@ -13,7 +13,8 @@ const PAGE = 500;
 const MERGE_AT_MOST = 200;
 
 export class LibraryState {
-  readonly brandId: string;
+  /** null: the Library of every brand at once. */
+  readonly brandId: string | null;
   items = $state.raw<LibraryItemDoc[]>([]);
   types = $state.raw<LibraryPageDoc['types']>([]);
   total = $state<number | null>(null);
@@ -30,13 +31,13 @@ export class LibraryState {
   readonly #bridge: Bridge;
   readonly #subscribe: () => void;
 
-  constructor(bridge: Bridge, hub: EventHub, brandId: string) {
+  constructor(bridge: Bridge, hub: EventHub, brandId: string | null) {
     this.#bridge = bridge;
     this.brandId = brandId;
     this.#subscribe = createSubscriber(() => {
       if (!this.loaded) void this.reload();
       return hub.on(['library'], (event) => {
-        if (event.type === 'library' && event.brandId === brandId) {
+        if (event.type === 'library' && (brandId === null || event.brandId === brandId)) {
           if (event.added !== undefined && (event.changed ?? 0) === 0) {
             if (event.added.length > 0) void this.#addInPlace(event.added.length);
             return;
@@ -102,7 +103,7 @@ export class LibraryState {
     const generation = this.#generation;
     const search = this.search.trim();
     const result = await this.#bridge.call('library', {
-      brandId: this.brandId,
+      ...this.#brand(),
       limit: count + 20,
       cursor: null,
       ...(this.type === null ? {} : { type: this.type }),
@@ -142,10 +143,14 @@ export class LibraryState {
     this.loading = false;
   }
 
+  #brand(): { brandId?: string } {
+    return this.brandId === null ? {} : { brandId: this.brandId };
+  }
+
   async #page(generation: number): Promise<LibraryItemDoc[] | null> {
     const search = this.search.trim();
     const result = await this.#bridge.call('library', {
-      brandId: this.brandId,
+      ...this.#brand(),
       limit: PAGE,
       cursor: this.#cursor,
       ...(this.type === null ? {} : { type: this.type }),

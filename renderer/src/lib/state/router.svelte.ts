@@ -1,6 +1,7 @@
 // Where the window is: a section, and for a brand its tab. Kept in the URL's hash so a reload,
 // a notification click (Electron) or a bookmarked tab lands in the same place.
-export type Section = 'brands' | 'brand' | 'activity' | 'credits' | 'settings';
+/** library: the Library of every brand at once. */
+export type Section = 'brands' | 'brand' | 'library' | 'activity' | 'credits' | 'settings';
 export type BrandTab = 'library' | 'skill' | 'files' | 'edits';
 
 export interface Place {
@@ -9,7 +10,14 @@ export interface Place {
   tab: BrandTab;
 }
 
-const sections: readonly Section[] = ['brands', 'brand', 'activity', 'credits', 'settings'];
+const sections: readonly Section[] = [
+  'brands',
+  'brand',
+  'library',
+  'activity',
+  'credits',
+  'settings',
+];
 const tabs: readonly BrandTab[] = ['library', 'skill', 'files', 'edits'];
 
 export function parsePlace(hash: string): Place {
