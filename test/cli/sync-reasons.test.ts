@@ -7,7 +7,9 @@ import { expect, test } from 'vitest';
 import { readInstalledSkill } from '../../main/engine/exports/skill-install.ts';
 import { createApiClient, RateGate } from '../../main/engine/api/index.ts';
 import { useCliFixture } from '../support/cli-fixture.ts';
-import { runCli } from '../support/run-cli.ts';
+import { runCli, startCli } from '../support/run-cli.ts';
+import { png } from '../api/helpers.ts';
+import { utimes } from 'node:fs/promises';
 
 const KEY = 'sk-sync-reasons-0123456789abcdef';
 const f = useCliFixture(KEY);
@@ -50,4 +52,24 @@ test('a Brand Skill download cut off on every try fails that brand with its reas
   expect((await readInstalledSkill(path.join(f.dir, 'root', 'Trunc Co')))?.skillId).toBe(
     trunc.skillId,
   );
+});
+
+test('a file held because the service asked to wait is said to wait for the service, not to be still written', async () => {
+  await f.sim.control.seedBrand({ name: 'Acme', status: 'ready', withExport: true });
+  expect((await runCli(['sync', '--once'], f.env(), KEY)).code).toBe(0);
+  await f.put('Acme/new.png', png(7));
+  const old = new Date(Date.now() - 10_000);
+  await utimes(path.join(f.dir, 'root', 'Acme', 'new.png'), old, old);
+  f.sim.control.setFaults('POST /v1/images/uploads/file:429=1,retry-after=600');
+
+  const child = startCli(['sync', '--once'], f.env());
+  await expect.poll(() => child.stderr, { timeout: 20_000 }).toMatch(/Paused by the service/);
+  // The person stops it (Ctrl-C): that, and only that, is an interruption.
+  child.kill('SIGINT');
+  expect(await child.exited).toBe(1);
+  expect(child.stdout).toMatch(/^Stopped: ABORTED: the sync was interrupted$/m);
+  expect(child.stdout).toMatch(
+    /^1 file waits because the service asked to wait until \d\d:\d\d:\d\d: uploaded after that\.$/m,
+  );
+  expect(child.stdout).not.toMatch(/still being written/);
 });

@@ -251,7 +251,10 @@ export class FolderSync implements EngineFeature {
 
   report(since: number): FeatureReport {
     const counts = this.#parts.store.files.countsByState();
-    return this.journal.report(since, counts.waiting + counts.uploading);
+    // While the service holds every request (429 Retry-After), every job waits, a file's own
+    // checks too: that, not the file, is why it waits.
+    const held = this.#parts.queue.status().rateLimitedUntil;
+    return this.journal.report(since, counts.waiting + counts.uploading, held ?? undefined);
   }
 
   // ---- scans -------------------------------------------------------------------------------

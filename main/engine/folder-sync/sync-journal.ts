@@ -83,8 +83,11 @@ export class SyncJournal {
     return this.#entries.slice(lo);
   }
 
-  /** The folder section of a sync report. `pending`: files still waiting to be complete. */
-  report(since: number, pending: number): FeatureReport {
+  /**
+   * The folder section of a sync report. `pending`: files still waiting to be complete or
+   * sent; `heldUntil`: the service asked to wait until then (that is why they wait).
+   */
+  report(since: number, pending: number, heldUntil?: number): FeatureReport {
     const entries = this.since(since);
     const of = <T extends JournalEntry['type']>(type: T) =>
       entries.filter((e): e is Extract<JournalEntry, { type: T }> => e.type === type);
@@ -131,7 +134,12 @@ export class SyncJournal {
     }
     const truncated = this.#dropped > 0 && entries.length === this.#entries.length;
     if (truncated) summary.push(`(Only the last ${MAX_ENTRIES} files of this pass are listed.)`);
-    if (pending > 0) {
+    if (pending > 0 && heldUntil !== undefined) {
+      const until = new Date(heldUntil).toLocaleTimeString('en-GB');
+      summary.push(
+        `${pending} file${pending === 1 ? ' waits' : 's wait'} because the service asked to wait until ${until}: uploaded after that.`,
+      );
+    } else if (pending > 0) {
       summary.push(
         `${pending} file${pending === 1 ? ' is' : 's are'} still being written or held by another program: uploaded once complete.`,
       );
@@ -146,6 +154,7 @@ export class SyncJournal {
       deleted: deleted.map(strip),
       logos: logos.map(strip),
       pending,
+      ...(heldUntil === undefined ? {} : { heldUntil: new Date(heldUntil).toISOString() }),
       truncated,
     };
   }
