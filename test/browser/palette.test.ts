@@ -269,7 +269,7 @@ describe.skipIf(chromiumMissing !== null)(
     test('the Library of every brand: one virtual grid with the brand of each item, filters, search and details', async () => {
       const win = await openWindow();
       const { page, bridge } = win;
-      await page.getByRole('link', { name: 'Library of all brands' }).click();
+      await page.getByRole('link', { name: 'Library', exact: true }).click();
       await page.getByRole('heading', { name: 'Library', level: 1 }).waitFor();
       const summary = page.locator('.library .summary');
       // Northwind's 5 and Lumen's 240, together.

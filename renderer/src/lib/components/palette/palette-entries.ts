@@ -43,7 +43,11 @@ export function actionsFor(userPaused: boolean): PaletteAction[] {
     { id: 'sync-now', label: 'Sync now', keywords: 'refresh check service reconcile' },
     { id: 'new-brand', label: 'New brand…', keywords: 'create add' },
     { id: 'open-root', label: 'Open the Brand Sync folder', keywords: 'reveal finder files root' },
-    { id: 'all-library', label: 'Library of all brands', keywords: 'assets images every go' },
+    {
+      id: 'all-library',
+      label: 'Go to the Library of all brands',
+      keywords: 'assets images every',
+    },
     { id: 'activity', label: 'Go to Activity', keywords: 'queue jobs log' },
     { id: 'settings', label: 'Go to Settings', keywords: 'preferences options' },
     { id: 'sign-out', label: 'Sign out', keywords: 'log logout key' },
