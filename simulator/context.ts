@@ -3,7 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import type { SimError } from './errors.ts';
 import type { FaultInjector, FaultKind } from './faults.ts';
 import type { IdempotencyStore } from './idempotency.ts';
-import type { SlidingWindowLimiter } from './rate-limit.ts';
+import type { RateLimiter } from './rate-limit.ts';
 import type { LogEntry, RequestLog } from './request-log.ts';
 import type { SimState } from './state.ts';
 
@@ -18,7 +18,7 @@ export interface SimContext {
   state: SimState;
   log: RequestLog;
   faults: FaultInjector;
-  limiter: SlidingWindowLimiter | null;
+  limiter: RateLimiter | null;
   idempotency: IdempotencyStore;
   /** Errors the next requests to a route answer instead of running (control.failNext). */
   failNext: Map<string, SimError[]>;

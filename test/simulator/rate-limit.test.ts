@@ -1,6 +1,10 @@
 // Rate limiting per API key in a sliding window, with 429 TOO_MANY_REQUESTS and Retry-After.
 import { afterEach, describe, expect, test } from 'vitest';
-import { SlidingWindowLimiter } from '../../simulator/rate-limit.ts';
+import {
+  createLimiter,
+  SlidingWindowLimiter,
+  TokenBucketLimiter,
+} from '../../simulator/rate-limit.ts';
 import type { Sim } from './helpers.ts';
 import { expectError, start } from './helpers.ts';
 
@@ -26,6 +30,28 @@ describe('sliding window limiter', () => {
 
   test('rejects a bad configuration', () => {
     expect(() => new SlidingWindowLimiter({ max: 0, windowMs: 1 }, () => 0)).toThrow(/max/);
+  });
+});
+
+describe('token bucket limiter (1,000 an hour, a burst of 100)', () => {
+  test('lets the burst through at once, then one request per refill, with the wait till the next', () => {
+    let now = 0;
+    const l = createLimiter({ max: 1000, windowMs: 3_600_000, burst: 100 }, () => now);
+    expect(l).toBeInstanceOf(TokenBucketLimiter);
+    for (let i = 0; i < 100; i++) expect(l.hit('a').ok).toBe(true);
+    // One request every 3.6 s refills.
+    expect(l.hit('a')).toEqual({ ok: false, retryAfterS: 4 });
+    now = 3_600;
+    expect(l.hit('a').ok).toBe(true);
+    expect(l.hit('a').ok).toBe(false);
+    expect(l.hit('b').ok).toBe(true); // per key
+    now = 3_600 + 3_600_000;
+    for (let i = 0; i < 100; i++) expect(l.hit('a').ok).toBe(true); // never more than the burst
+    expect(l.hit('a').ok).toBe(false);
+  });
+
+  test('rejects a bad burst', () => {
+    expect(() => createLimiter({ max: 10, windowMs: 1000, burst: 0 }, () => 0)).toThrow(/burst/);
   });
 });
 
