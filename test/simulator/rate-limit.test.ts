@@ -36,7 +36,8 @@ describe('sliding window limiter', () => {
 describe('token bucket limiter (1,000 an hour, a burst of 100)', () => {
   test('lets the burst through at once, then one request per refill, with the wait till the next', () => {
     let now = 0;
-    const l = createLimiter({ max: 1000, windowMs: 3_600_000, burst: 100 }, () => now);
+    const options = { max: 1000, windowMs: 3_600_000, burst: 100, clock: 'simulated' as const };
+    const l = createLimiter(options, () => now);
     expect(l).toBeInstanceOf(TokenBucketLimiter);
     for (let i = 0; i < 100; i++) expect(l.hit('a').ok).toBe(true);
     // One request every 3.6 s refills.
