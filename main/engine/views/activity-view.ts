@@ -29,7 +29,8 @@ export function jobDoc(
         ? null
         : {
             code: job.lastError.code,
-            message: job.lastError.message,
+            // No endpoint or socket code for a person (`GET /credits: … ECONNRESET`).
+            message: plainTransportMessage(job.lastError.code, job.lastError.message),
             retryable: job.lastError.retryable,
           },
     updatedAt: iso(job.updatedAt),

@@ -1,6 +1,7 @@
 // What `status` shows and the window's status: read from the local store only, so it answers
 // with the service unreachable and without a key. The CLI prints this document (its --json
 // is a contract); the bridge's status is built from the same parts.
+import { plainTransportMessage } from '../api/messages.ts';
 import { brandFailureAdvice } from '../brands/brand-failure.ts';
 import { jobWords } from './job-words.ts';
 import { brandDisplayName, queuePausedSetting } from '../store/index.ts';
@@ -45,7 +46,12 @@ export function statusDocument(store: Store) {
       key: job.key,
       brandId: job.brandId,
       nextRunAt: iso(job.nextRunAt),
-      reason: job.lastError ? { code: job.lastError.code, message: job.lastError.message } : null,
+      reason: job.lastError
+        ? {
+            code: job.lastError.code,
+            message: plainTransportMessage(job.lastError.code, job.lastError.message),
+          }
+        : null,
     })),
     files: summary.files,
     credits: store.workspaces.allCredits().map((c) => ({
@@ -62,7 +68,12 @@ export function statusDocument(store: Store) {
       key: job.key,
       brandId: job.brandId,
       finishedAt: iso(job.finishedAt),
-      error: job.lastError ? { code: job.lastError.code, message: job.lastError.message } : null,
+      error: job.lastError
+        ? {
+            code: job.lastError.code,
+            message: plainTransportMessage(job.lastError.code, job.lastError.message),
+          }
+        : null,
     })),
     lastErrors: summary.recentErrors.map((e) => ({
       at: iso(e.at),
