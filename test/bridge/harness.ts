@@ -48,7 +48,12 @@ export interface Bridge {
 }
 
 export async function startBridge(
-  options: { signedIn?: boolean; simulator?: Parameters<typeof startSimulator>[0] } = {},
+  options: {
+    signedIn?: boolean;
+    simulator?: Parameters<typeof startSimulator>[0];
+    /** false: the service is not named at start (as a first run without --base-url). */
+    serviceFixed?: boolean;
+  } = {},
 ): Promise<Bridge> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'bridge-'));
   const sim = await startSimulator({
@@ -61,7 +66,7 @@ export async function startBridge(
   const app = await AppRuntime.start({
     dataDir: path.join(dir, 'data'),
     root,
-    baseUrl: sim.baseUrl,
+    ...(options.serviceFixed === false ? {} : { baseUrl: sim.baseUrl }),
     keyStore: memoryKeyStore(),
     ...(options.signedIn === false
       ? {}

@@ -8,6 +8,8 @@ export type AppErrorCode =
   | 'INVALID_INPUT'
   | 'NOT_SUPPORTED'
   | 'AUTH_REFUSED'
+  | 'SERVICE_UNREACHABLE'
+  | 'SERVICE_FIXED'
   | 'BRAND_STILL_ON_SERVICE';
 
 export class AppError extends CodedError<AppErrorCode> {

@@ -164,6 +164,16 @@ export class AppRuntime {
     }
     const problem = serviceAddressProblem(target);
     if (problem !== null) throw new AppError('INVALID_INPUT', problem);
+    // The engine runs on this.baseUrl: a key checked against another address would be kept
+    // for a service the engine never talks to.
+    if (baseUrl !== undefined && baseUrl !== this.baseUrl && this.baseUrlFixed) {
+      throw new AppError(
+        'SERVICE_FIXED',
+        this.baseUrlFixedBy === 'start'
+          ? 'The service address is set for this run by --base-url or BRAND_SYNC_BASE_URL.'
+          : 'The service address belongs to the key this run was started with.',
+      );
+    }
     const credentials: Credentials = { kind, secret };
     const client = this.#client(target, credentials);
     try {
@@ -178,6 +188,14 @@ export class AppRuntime {
           {
             data: { code: (error as { code?: string }).code ?? null },
           },
+        );
+      }
+      const apiKind = (error as { kind?: string }).kind;
+      if (apiKind === 'network' || apiKind === 'timeout') {
+        throw new AppError(
+          'SERVICE_UNREACHABLE',
+          `The service at ${target} could not be reached: check the address and the connection. Nothing was stored.`,
+          { retryable: true, data: { code: (error as { code?: string }).code ?? null } },
         );
       }
       throw error;
