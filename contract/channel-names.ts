@@ -25,6 +25,7 @@ export const CHANNEL_NAMES = [
   'resume',
   'syncNow',
   'createBrand',
+  'retryBrand',
   'deleteBrand',
   'applyEdit',
   'discardEdit',

@@ -187,6 +187,11 @@ export const commands = {
     z.object({ jobId: z.number(), mode: z.string(), brandId: z.string().nullable() }),
     'create a brand (idempotent under retries); follow it in status and activity',
   ),
+  retryBrand: channel(
+    z.object({ brandId: brand }).strict(),
+    z.object({ jobId: z.number(), mode: z.string(), brandId: z.string().nullable() }),
+    'create a failed brand again with the same sources (a new creation)',
+  ),
   deleteBrand: channel(
     z.object({ brandId: brand }).strict(),
     z.object({ id: z.string(), name: z.string().nullable(), folderKept: z.string().nullable() }),

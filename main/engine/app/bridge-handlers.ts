@@ -10,6 +10,7 @@ import {
   startBrandCreation,
 } from '../brands/index.ts';
 import type { SourceSpec } from '../brands/creation-request.ts';
+import { retryBrandCreation } from '../brands/retry-creation.ts';
 import {
   answerEdit,
   applyEdit,
@@ -261,6 +262,15 @@ export function createHandlers(app: AppRuntime): Handlers {
         ...(input.workspaceId !== undefined ? { workspaceId: input.workspaceId } : {}),
       });
       const started = startBrandCreation(e, request);
+      const outcome = await runJobNow(e.queue, createBrandKind, started.payload, started.enqueue);
+      const result = settledResult(outcome) as { brandId?: string } | null;
+      if (result?.brandId) app.followBrand(result.brandId);
+      await e.reconcile();
+      return { jobId: started.job.id, mode: started.mode, brandId: result?.brandId ?? null };
+    },
+    retryBrand: async ({ brandId }) => {
+      const e = engine();
+      const started = retryBrandCreation(e, lookupBrand(store, brandId));
       const outcome = await runJobNow(e.queue, createBrandKind, started.payload, started.enqueue);
       const result = settledResult(outcome) as { brandId?: string } | null;
       if (result?.brandId) app.followBrand(result.brandId);
