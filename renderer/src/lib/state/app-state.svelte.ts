@@ -83,11 +83,14 @@ export class AppState {
     this.hub.start();
   }
 
+  /** The path of a folder no file manager could open (FolderNotOpened shows it to copy). */
+  folderNotOpened = $state<string | null>(null);
+
   /** Opens a brand's folder (or the sync root) where the host can; else says where it is. */
   async openFolder(brandId?: string): Promise<void> {
     const result = await this.bridge.call('openFolder', brandId === undefined ? {} : { brandId });
     if (!result.ok) this.toasts.show('error', 'Could not open the folder', result.error.message);
-    else if (!result.data.opened) this.toasts.show('info', 'The folder is here', result.data.path);
+    else if (!result.data.opened) this.folderNotOpened = result.data.path;
   }
 
   /** Pauses syncing, or resumes it when paused by the user; the queue's state is asked again. */
