@@ -29,6 +29,8 @@ export const bridgeEvent = z.discriminatedUnion('type', [
     brandId: z.string(),
     /** Items new to the mirror, to add in place; absent: read the Library again. */
     added: z.array(z.string()).optional(),
+    /** Items that left the Library, to take out in place. */
+    removed: z.array(z.string()).optional(),
     /** Items changed or removed that are not named: more than 0 means read the Library again. */
     changed: z.number().optional(),
   }),

@@ -278,5 +278,39 @@ describe.skipIf(chromiumMissing !== null)(
       await expect.poll(() => banner.count()).toBe(0);
       await expect.poll(() => footer.getAttribute('data-state'), { timeout: 30_000 }).toBe('idle');
     });
+
+    test('an item removed from the Library on the service leaves the shown Library in place, with nothing read again', async () => {
+      const win = await openWindow();
+      const { page, bridge } = win;
+      const lumen = await brandId(bridge, 'Lumen Labs');
+      await page.goto(`${bridge.host.origin}/#/brand/${lumen}/library`);
+      const summary = page.locator('.library .summary');
+      await expect.poll(() => summary.textContent(), { timeout: 15_000 }).toContain('240 items');
+      await page.locator('.tile').first().click();
+      const details = page.getByRole('complementary', { name: 'Item details' });
+      await details.waitFor();
+      const [newest] = (await bridge.ok('library', { brandId: lumen, limit: 1 })).items as {
+        id: string;
+      }[];
+      const reads: number[] = [];
+      page.on('request', (request) => {
+        if (request.url().endsWith('/api/library'))
+          reads.push((request.postDataJSON() as { limit?: number }).limit ?? 0);
+      });
+      bridge.sim.control.unlistLibraryItem(lumen, newest?.id as string);
+      // The pass that finds removals reads the whole Library (daily by default): asked for now.
+      const engine = bridge.app.requireEngine();
+      engine.queue.enqueue(
+        'library.sync',
+        { brandId: lumen, mode: 'full' },
+        { key: `library.sync:${lumen}`, brandId: lumen },
+      );
+      await expect.poll(() => summary.textContent(), { timeout: 15_000 }).toContain('239 items');
+      // The selected item was the one removed: its details close.
+      await details.waitFor({ state: 'detached' });
+      // Only the counts were asked for again (one item's page), not the loaded pages.
+      expect(reads.length).toBeGreaterThan(0);
+      expect(reads.every((limit) => limit === 1)).toBe(true);
+    });
   },
 );

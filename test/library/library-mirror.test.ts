@@ -192,6 +192,8 @@ describe('refresh', () => {
       requests: 2,
       removed: 1,
       inserted: 0,
+      // Named, so that a shown Library takes it out in place.
+      removedIds: [gone],
     });
     expect(store.library.get(gone)).toMatchObject({ removed: true, removedAt: t.clock.now });
     expect(localIds(brand)).toEqual(await serviceIds(brand));

@@ -132,7 +132,7 @@ describe('library items', () => {
   it('marks items a full pass did not see as removed, and revives them when they return', () => {
     store.library.upsertPage('b1', [item(1), item(2), item(3)], { seq: 1, trustedSeq: 0 });
     store.library.upsertPage('b1', [item(1), item(3)], { seq: 2, trustedSeq: 1 });
-    expect(store.library.markUnseenRemoved('b1', 2)).toBe(1);
+    expect(store.library.markUnseenRemoved('b1', 2)).toEqual(['item-00002']);
     expect(all('b1')).toEqual(['item-00003', 'item-00001']);
     expect(all('b1', { removed: true })).toEqual(['item-00002']);
     expect(store.library.get('item-00002')).toMatchObject({

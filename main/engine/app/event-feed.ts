@@ -94,8 +94,8 @@ export function feedEvents(engine: Engine, journal: EventJournal): () => void {
     engine.store.files.onChange((brandId) => filesChanged(brandId)),
     engine.events.on('edits:changed', ({ brandId }) => push({ type: 'edits', brandId })),
     engine.events.on('credits:changed', () => push({ type: 'credits' })),
-    engine.events.on('library:changed', ({ brandId, added, changed }) =>
-      push({ type: 'library', brandId, added, changed }),
+    engine.events.on('library:changed', ({ brandId, added, removed, changed }) =>
+      push({ type: 'library', brandId, added, removed, changed }),
     ),
     engine.events.on('image:updated', ({ edit }) => {
       push({

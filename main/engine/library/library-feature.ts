@@ -133,10 +133,12 @@ function createLibraryFeature(parts: EngineParts, options: LibraryFeatureOptions
         events.emit('library:changed', {
           brandId: result.brandId,
           added: result.addedIds ?? [],
-          removed: [],
+          removed: result.removedIds ?? [],
           // Anything not known one by one makes a shown Library read again.
           changed:
-            result.updated + result.removed + (result.addedIds === null ? result.inserted : 0),
+            result.updated +
+            (result.removedIds === null ? result.removed : 0) +
+            (result.addedIds === null ? result.inserted : 0),
         });
       }
       const brandId = brandIdOf(job.payload, job.brandId);

@@ -40,9 +40,11 @@ export interface MirrorResult {
    * there were too many to name (a first full pass): then it reads the Library again.
    */
   addedIds: string[] | null;
+  /** The IDs of the items that left the Library (a full pass), likewise; null when too many. */
+  removedIds: string[] | null;
 }
 
-/** New items named one by one up to this many per sync. */
+/** New or removed items named one by one up to this many per sync. */
 const ADDED_NAMED = 500;
 
 export interface LibraryMirrorOptions {
@@ -97,6 +99,7 @@ export class LibraryMirror {
       removed: 0,
       invalid: 0,
       addedIds: [],
+      removedIds: [],
     };
     // A full pass asks for the next page before writing the current one, so the service
     // prepares it meanwhile. A refresh does not: it may stop after this page.
@@ -177,8 +180,11 @@ export class LibraryMirror {
       }
       const at = this.now();
       this.store.transaction(() => {
-        if (result.fullPass)
-          result.removed = this.store.library.markUnseenRemoved(brandId, seq, at);
+        if (result.fullPass) {
+          const gone = this.store.library.markUnseenRemoved(brandId, seq, at);
+          result.removed = gone.length;
+          result.removedIds = gone.length <= ADDED_NAMED ? gone : null;
+        }
         this.store.syncState.complete(
           librarySyncScope,
           brandId,

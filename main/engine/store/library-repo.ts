@@ -178,14 +178,16 @@ export class LibraryRepo {
   }
 
   /** After a complete full pass numbered seq: items it did not see left the Library. */
-  markUnseenRemoved(brandId: string, fullPassSeq: number, at: number = this.now()): number {
-    return this.db.run(
-      `UPDATE library_items SET removed = 1, removed_at = ?
-       WHERE brand_id = ? AND removed = 0 AND seen_seq < ?`,
-      at,
-      brandId,
-      fullPassSeq,
-    ).changes;
+  markUnseenRemoved(brandId: string, fullPassSeq: number, at: number = this.now()): string[] {
+    return this.db
+      .all<{ id: string }>(
+        `UPDATE library_items SET removed = 1, removed_at = ?
+         WHERE brand_id = ? AND removed = 0 AND seen_seq < ? RETURNING id`,
+        at,
+        brandId,
+        fullPassSeq,
+      )
+      .map((row) => row.id);
   }
 
   get(id: string): LibraryItemWithRaw | undefined {

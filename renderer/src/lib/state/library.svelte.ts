@@ -1,8 +1,9 @@
 // One brand's Library from the local mirror, a page at a time (the list is virtual: 100,000
 // items cost what the screen shows). A filter or a search starts over. A `library` event of
 // this brand that names the items it added updates the loaded list in place (one small page
-// from the top, merged: a Library of 50,000 loaded items is not read again after an upload);
-// one that cannot name them reloads what is loaded.
+// from the top, merged: a Library of 50,000 loaded items is not read again after an upload),
+// and one that names the items that left takes them out; one that cannot name them reloads
+// what is loaded.
 import { createSubscriber } from 'svelte/reactivity';
 import type { BridgeError, LibraryItemDoc, LibraryPageDoc } from '../../../../contract/index.ts';
 import type { Bridge } from '../bridge/bridge.ts';
@@ -39,7 +40,10 @@ export class LibraryState {
       return hub.on(['library'], (event) => {
         if (event.type === 'library' && (brandId === null || event.brandId === brandId)) {
           if (event.added !== undefined && (event.changed ?? 0) === 0) {
+            const removed = event.removed ?? [];
+            if (removed.length > 0) this.#removeInPlace(removed);
             if (event.added.length > 0) void this.#addInPlace(event.added.length);
+            else if (removed.length > 0) void this.#refreshCounts();
             return;
           }
           void this.reload(Math.max(PAGE, this.items.length));
@@ -130,6 +134,32 @@ export class LibraryState {
     this.types = page.types;
     this.total = page.total;
     this.lastRefreshAt = page.lastRefreshAt;
+  }
+
+  /** Items that left the Library are taken out of what is loaded (nothing is read again). */
+  #removeInPlace(ids: readonly string[]): void {
+    // A lookup for this filter only, not state the page shows.
+    // eslint-disable-next-line svelte/prefer-svelte-reactivity
+    const gone = new Set(ids);
+    this.items = this.items.filter((item) => !gone.has(item.id));
+    if (this.selectedId !== null && gone.has(this.selectedId)) this.selectedId = null;
+  }
+
+  /** The counts and the mirror's age again, from one item's page. */
+  async #refreshCounts(): Promise<void> {
+    const generation = this.#generation;
+    const search = this.search.trim();
+    const result = await this.#bridge.call('library', {
+      ...this.#brand(),
+      limit: 1,
+      cursor: null,
+      ...(this.type === null ? {} : { type: this.type }),
+      ...(search === '' ? {} : { search }),
+    });
+    if (generation !== this.#generation || !result.ok) return;
+    this.types = result.data.types;
+    this.total = result.data.total;
+    this.lastRefreshAt = result.data.lastRefreshAt;
   }
 
   /** The next page, when the list scrolls near its end. */
