@@ -125,7 +125,6 @@ describe.skipIf(chromiumMissing !== null)(
       expect(await selectedOption(page)).toContain(colour.name);
       expect(await option.textContent()).toContain(colour.hex.toUpperCase());
       await expectAccessible(page, 'palette-colour');
-      await screenshot(page, 'palette-colour');
       await page.keyboard.press('Enter');
       await page
         .getByRole('status')
@@ -143,7 +142,7 @@ describe.skipIf(chromiumMissing !== null)(
         await page.locator('.palette-heading', { hasText: heading }).first().waitFor();
       }
       await expectAccessible(page, 'palette');
-      await screenshot(page, 'palette', { dark: true });
+      await screenshot(page, 'palette');
       await page.keyboard.press('Escape');
 
       // A brand: its page opens.
