@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import fs from 'node:fs';
 import { RateGate, rateGateFor, scaledClock } from '../../main/engine/api/index.ts';
 import { apiError, clientFor, png, startSim, tempDir, writeFile } from './helpers.ts';
+import { DEFAULT_DURATIONS } from '../../simulator/state.ts';
 
 type Sim = Awaited<ReturnType<typeof startSim>>;
 let sim: Sim;
@@ -226,6 +227,42 @@ describe('exports', () => {
     expect(
       sim.control.log({ route: 'POST /v1/brands/{id}/exports' }).filter((e) => e.path.includes(id)),
     ).toHaveLength(1);
+  });
+});
+
+describe('following work without a long poll', () => {
+  test('polls space out while the work lasts: seconds at first, about a minute at most', async () => {
+    // The service's clock moves only when the client has waited long enough for the export.
+    const slow = await startSim({ manualClock: true, rateLimit: false });
+    try {
+      const waits: number[] = [];
+      let now = 0;
+      const clock = {
+        now: () => now,
+        sleep: async (ms: number) => {
+          waits.push(ms);
+          now += ms;
+          if (now >= 10 * 60_000) await slow.control.advance(DEFAULT_DURATIONS.exportMs);
+        },
+      };
+      const client = clientFor(slow, { clock, rateGate: new RateGate(clock) });
+      const { id } = await slow.control.seedBrand({ name: 'Slow export' });
+      const result = await client.exportAndWait(id);
+      expect(result.status).toBe('ready');
+      const looks = slow.control
+        .log({ route: 'GET /v1/brands/{id}/exports/{skillId}' })
+        .filter((e) => e.path.includes(id));
+      expect(looks.length).toBe(waits.length + 1);
+      expect(waits[0]).toBe(2_000);
+      for (let i = 1; i < waits.length; i++) {
+        expect(waits[i]).toBeGreaterThanOrEqual(waits[i - 1] as number);
+      }
+      expect(Math.max(...waits)).toBe(60_000);
+      // Ten minutes of preparing cost a handful of looks, not one every 2 s (300).
+      expect(waits.length).toBeLessThan(20);
+    } finally {
+      await slow.close();
+    }
   });
 });
 

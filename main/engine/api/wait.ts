@@ -22,6 +22,11 @@ export interface WaitOptions<T> {
   onUpdate?: (value: T) => void;
 }
 
+/** A poll's interval grows by this much after each look that found the work still running… */
+const POLL_BACKOFF = 1.5;
+/** …up to this. */
+export const MAX_POLL_INTERVAL_MS = 60_000;
+
 async function pollUntil<T>(
   http: Http,
   endpoint: string,
@@ -31,15 +36,17 @@ async function pollUntil<T>(
   holds: boolean,
 ): Promise<T> {
   const signal = http.signalFor(options.signal);
-  const interval = options.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS;
+  let interval = options.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS;
   for (let first = true; ; first = false) {
     const started = http.clock.now();
     const value = await fetch(signal, first);
     if (settled(value)) return value;
     options.onUpdate?.(value);
     // A service without `wait` answers at once: do not hammer it. (After the first look of a
-    // holding wait, the next request holds by itself.)
+    // holding wait, the next request holds by itself.) Polls space out while the work lasts:
+    // seconds at first, about a minute at most.
     const rest = first && holds ? 0 : interval - (http.clock.now() - started);
+    if (!holds && !first) interval = Math.min(MAX_POLL_INTERVAL_MS, interval * POLL_BACKOFF);
     if (rest > 0) {
       await http.clock.sleep(rest, signal).catch(() => {
         throw abortedError(endpoint);
