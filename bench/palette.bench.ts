@@ -5,11 +5,15 @@
 //   write path (the word index kept by its triggers);
 // - what the index costs the mirror: items written per second with it, and its size;
 // - the upgrade: migration 3 indexing a database that already holds the 100,000 items;
+// - the same keystrokes as the window asks them: POST /api/search to the headless host (the
+//   contract's parsing, the handler, JSON over loopback HTTP), when the renderer is built;
 // - for comparison, ranking every match instead of the newest 400 (what find() avoids).
 // PALETTE_BENCH_ITEMS=20000 shrinks it for a quick check of the bench itself.
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
+import { AppRuntime } from '../main/engine/app/app-runtime.ts';
+import { startHeadlessHost } from '../main/headless/index.ts';
 import { migrations } from '../main/engine/store/migrations.ts';
 import { openStore, type LibraryItemInput, type Store } from '../main/engine/store/index.ts';
 import { ftsQuery } from '../main/engine/store/library-repo.ts';
@@ -221,6 +225,8 @@ async function main(): Promise<void> {
       ).bytes ?? 0;
     store.close();
 
+    const overHttp = await searchOverHttp(join(dir, 'fresh'), root, typed);
+
     // The upgrade: a database of schema 2 with the same items, opened by this version.
     const oldDir = join(dir, 'old');
     const old = openStore({ dataDir: oldDir }, { migrations: migrations.slice(0, 2) });
@@ -253,6 +259,7 @@ async function main(): Promise<void> {
         firstLetterP95Ms: percentile(first, 95),
         perQuery,
       },
+      overHttp,
       rankingEveryMatchP95Ms: percentile(rankAllSamples, 95),
       mirrorWrite: {
         itemsPerSecond: Math.round(ITEMS / (writeMs / 1000)),
@@ -264,6 +271,55 @@ async function main(): Promise<void> {
     });
   } finally {
     rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** The keystrokes as POST /api/search to the headless host over the same database. */
+async function searchOverHttp(
+  dataDir: string,
+  root: string,
+  typed: readonly string[],
+): Promise<{ keystrokes: number; p50Ms: number; p95Ms: number; maxMs: number } | string> {
+  const renderer = resolve('dist/renderer');
+  if (!existsSync(join(renderer, 'index.html'))) return 'skipped: npm run build:renderer first';
+  const app = await AppRuntime.start({
+    dataDir,
+    root,
+    keyStore: { load: () => undefined, save: () => undefined, remove: () => false },
+    host: { kind: 'browser' },
+  });
+  const host = await startHeadlessHost({ app, port: 0, rendererDir: renderer });
+  try {
+    const first = await fetch(host.url, { redirect: 'manual' });
+    const cookie = (first.headers.get('set-cookie') ?? '').split(';')[0] as string;
+    const headers = { cookie, origin: host.origin, 'content-type': 'application/json' };
+    const samples: number[] = [];
+    for (let r = 0; r < 10; r++) {
+      for (const text of typed) {
+        for (const prefix of keystrokes(text)) {
+          samples.push(
+            await time(async () => {
+              const response = await fetch(`${host.origin}/api/search`, {
+                method: 'POST',
+                headers,
+                body: JSON.stringify({ text: prefix }),
+              });
+              const body = (await response.json()) as { ok: boolean };
+              if (!body.ok) throw new Error(`search answered ${JSON.stringify(body)}`);
+            }),
+          );
+        }
+      }
+    }
+    return {
+      keystrokes: samples.length,
+      p50Ms: percentile(samples, 50),
+      p95Ms: percentile(samples, 95),
+      maxMs: Math.max(...samples),
+    };
+  } finally {
+    await host.close();
+    await app.close();
   }
 }
 

@@ -59,7 +59,10 @@ async function skillOnDisk(bridge: Bridge, id: string) {
 }
 
 /** What a dragstart on `target` puts in the drag's data, read back as Chromium would. */
-async function dragData(page: Page, target: Locator): Promise<Record<string, string>> {
+async function dragData(
+  page: Page,
+  target: Locator,
+): Promise<{ downloadUrl: string; uriList: string; text: string }> {
   const transfer: JSHandle = await page.evaluateHandle(
     () => new (globalThis as unknown as InPage).DataTransfer(),
   );
@@ -292,6 +295,15 @@ describe.skipIf(chromiumMissing !== null)(
       await expect.poll(() => summary.textContent()).toContain('245 items');
       await expectAccessible(page, 'library-all');
       await screenshot(page, 'library-all');
+
+      // Bad input to the queries behind these screens is refused in words.
+      const long = await bridge.call('search', { text: 'x'.repeat(201) });
+      expect(long.status).toBe(400);
+      expect(long.json.error.message).toMatch(/text is at most 200 characters/);
+      const limit = await bridge.call('search', { text: 'latte', limit: 0 });
+      expect(limit.json.error.code).toBe('VALIDATION_ERROR');
+      const unknown = await bridge.call('library', { brandId: 'no-such-brand' });
+      expect(unknown.json.error.code).toBe('BRAND_UNKNOWN');
     });
   },
 );

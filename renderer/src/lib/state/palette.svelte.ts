@@ -12,6 +12,7 @@ export class PaletteState {
   /** The words the shown result answers (tests and the live region wait on it). */
   answered = $state<string | null>(null);
   #generation = 0;
+  #pending: Promise<void> = Promise.resolve();
   readonly #bridge: Bridge;
 
   constructor(bridge: Bridge) {
@@ -35,7 +36,22 @@ export class PaletteState {
     this.answered = null;
   }
 
-  async search(text: string): Promise<void> {
+  /** Whether the shown result answers the words as they are now. */
+  get current(): boolean {
+    return this.answered === this.text;
+  }
+
+  /** Resolves once the last question is answered. */
+  settled(): Promise<void> {
+    return this.#pending;
+  }
+
+  search(text: string): Promise<void> {
+    this.#pending = this.#ask(text);
+    return this.#pending;
+  }
+
+  async #ask(text: string): Promise<void> {
     this.text = text;
     const generation = ++this.#generation;
     if (text.trim() === '') {
