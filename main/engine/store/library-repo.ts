@@ -144,6 +144,18 @@ export class LibraryRepo {
           JSON.stringify(items.map((item) => item.id)),
         );
         for (const row of rows) known.set(row.id, row);
+        // The local files this page's new items were uploaded from name them (one query a page).
+        const fileNames = new Map(
+          this.db
+            .all<{ image_id: string; rel_path: string }>(
+              `SELECT image_id, rel_path FROM files INDEXED BY files_image
+               WHERE brand_id = ? AND image_id IN (SELECT value FROM json_each(?))
+               ORDER BY updated_at`,
+              brandId,
+              JSON.stringify(items.filter((item) => !known.has(item.id)).map((item) => item.id)),
+            )
+            .map((row) => [row.image_id, row.rel_path]),
+        );
         const unchangedIds: string[] = [];
         for (const item of items) {
           const rawJson = JSON.stringify(item.raw);
@@ -160,7 +172,7 @@ export class LibraryRepo {
             result.unchanged++;
             continue;
           }
-          this.writeItem(brandId, item, rawJson, sync.seq, at);
+          this.writeItem(brandId, item, rawJson, sync.seq, at, fileNames.get(item.id) ?? null);
           if (old === undefined) result.inserted++;
           else result.updated++;
         }
@@ -278,15 +290,14 @@ export class LibraryRepo {
     rawJson: string,
     seq: number,
     at: number,
+    fileName: string | null,
   ): void {
     this.db.run(
       `INSERT INTO library_items (id, brand_id, type, source, workspace_id, mime_type, url, file_size, duration_ms,
          width, height, description, in_library, added_to_library_at, generation_id, created_at, sort_at, raw_json,
          first_seen_seq, seen_seq, first_seen_at, last_seen_at, removed, file_name)
        VALUES (@id, @brand, @type, @source, @workspace, @mime, @url, @size, @duration, @width, @height, @description,
-         @inLibrary, @added, @generation, @created, @sortAt, @raw, @seq, @seq, @at, @at, 0,
-         (SELECT f.rel_path FROM files f WHERE f.image_id = @id AND f.brand_id = @brand
-          ORDER BY f.updated_at DESC LIMIT 1))
+         @inLibrary, @added, @generation, @created, @sortAt, @raw, @seq, @seq, @at, @at, 0, @fileName)
        ON CONFLICT(id) DO UPDATE SET brand_id = excluded.brand_id, type = excluded.type, source = excluded.source,
          workspace_id = excluded.workspace_id, mime_type = excluded.mime_type, url = excluded.url,
          file_size = excluded.file_size, duration_ms = excluded.duration_ms, width = excluded.width,
@@ -315,6 +326,8 @@ export class LibraryRepo {
         raw: rawJson,
         seq,
         at,
+        // Kept on an update: the files table's trigger renames the item when its file moves.
+        fileName,
       },
     );
   }
