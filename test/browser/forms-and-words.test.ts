@@ -201,7 +201,7 @@ describe.skipIf(chromiumMissing !== null)(
         /cannot be changed here/,
       );
       await expectAccessible(page, 'settings');
-      await screenshot(page, 'settings', { dark: true });
+      await screenshot(page, 'settings-locked', { dark: true });
     });
 
     test("a failed brand's card gives one instruction and a Retry that creates it again from the same sources", async () => {

@@ -357,7 +357,7 @@ describe.skipIf(chromiumMissing !== null)(
         await page.getByLabel('Brand Skill versions kept').fill('0');
         await page.getByLabel('Brand Skill versions kept').press('Tab');
         await page
-          .getByText(/skillVersionsKept|at least 1|>=1/i)
+          .getByText('Brand Skill versions kept must be 1 or more.')
           .first()
           .waitFor();
 
