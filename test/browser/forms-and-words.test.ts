@@ -103,6 +103,11 @@ describe.skipIf(chromiumMissing !== null)(
         colorHex: '#c2410c',
       });
       await bridge.ok('syncNow');
+      // The Brand Skill's versions on disk, said as a count of a limit.
+      await page.goto(`${bridge.host.origin}/#/brand/${northwind}/skill`);
+      const kept = page.locator('span', { hasText: /^Versions kept$/ }).locator('+ span');
+      await kept.waitFor({ timeout: 20_000 });
+      await expect(kept.textContent()).resolves.toMatch(/^\d+ of at most \d+$/);
       await page.goto(`${bridge.host.origin}/#/brand/${northwind}/edits`);
       const change = page.locator('.change .what').first();
       await change.waitFor({ timeout: 20_000 });

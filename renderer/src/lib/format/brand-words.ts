@@ -32,7 +32,7 @@ export function operationWords(operation: string | null): string {
   }
 }
 
-/** How many Brand Skill versions are on disk, of how many kept: "1 of 2 versions kept". */
+/** Beside "Versions kept": how many are on disk, of the most the setting keeps ("1 of at most 2"). */
 export function versionsWords(onDisk: number, kept: number): string {
-  return `${onDisk.toLocaleString()} of ${kept.toLocaleString()} ${kept === 1 ? 'version' : 'versions'} kept`;
+  return `${onDisk.toLocaleString()} of at most ${kept.toLocaleString()}`;
 }
