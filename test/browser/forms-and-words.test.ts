@@ -252,6 +252,25 @@ describe.skipIf(chromiumMissing !== null)(
         has: page.locator(`a[href="#/brand/${madeId}/library"]`),
       });
       await again.getByText('Ready').waitFor({ timeout: 30_000 });
+
+      // The new-brand dialog offers the same Retry when the creation it follows fails.
+      await page.getByRole('button', { name: 'New brand' }).click();
+      const dialog = page.getByRole('dialog');
+      await dialog.getByLabel('Website').fill('https://second-try.example.com');
+      await dialog.getByRole('button', { name: 'Create brand' }).click();
+      await dialog.getByText('Creating your brand').waitFor();
+      const created = () =>
+        bridge.sim.control
+          .log({ route: 'POST /v1/brands' })
+          .map((e) => e.created?.id)
+          .filter((id): id is string => typeof id === 'string');
+      await expect.poll(() => created().length, WAIT).toBe(3);
+      bridge.sim.control.finishBrand(created()[2] as string, 'SCRAPE_FAILED');
+      await dialog.getByText('could not be created').waitFor({ timeout: 20_000 });
+      expect(await dialog.innerText()).not.toMatch(INTERNAL);
+      await dialog.getByRole('button', { name: 'Retry' }).click();
+      await dialog.getByText('analyzing the sources').waitFor({ timeout: 20_000 });
+      await expect.poll(() => created().length, WAIT).toBe(4);
     });
 
     test('a folder no file manager can open is shown as its path, with Copy', async () => {
