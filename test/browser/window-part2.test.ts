@@ -356,10 +356,7 @@ describe.skipIf(chromiumMissing !== null)(
           .toBe(5);
         await page.getByLabel('Brand Skill versions kept').fill('0');
         await page.getByLabel('Brand Skill versions kept').press('Tab');
-        await page
-          .getByText('Brand Skill versions kept must be 1 or more.')
-          .first()
-          .waitFor();
+        await page.getByText('Brand Skill versions kept must be 1 or more.').first().waitFor();
 
         await host.close();
         await app.close();
