@@ -182,6 +182,36 @@ describe.skipIf(chromiumMissing !== null)(
       await page.keyboard.press('Enter');
       await page.getByText('Paused by you').first().waitFor({ state: 'detached' });
 
+      // The other actions: a new brand's dialog, sync now, the folder; sign out is offered.
+      await openPalette(page);
+      await type(page, 'new');
+      expect(await selectedOption(page)).toContain('New brand…');
+      await page.keyboard.press('Enter');
+      await page.getByRole('dialog').getByRole('heading', { name: 'New brand' }).waitFor();
+      await page.keyboard.press('Escape');
+      await page.getByRole('heading', { name: 'New brand' }).waitFor({ state: 'detached' });
+      await openPalette(page);
+      await type(page, 'sync now');
+      expect(await selectedOption(page)).toContain('Sync now');
+      await page.keyboard.press('Enter');
+      await page
+        .getByRole('status')
+        .filter({ hasText: 'Checking the service for changes' })
+        .waitFor();
+      await openPalette(page);
+      await type(page, 'open folder');
+      expect(await selectedOption(page)).toContain('Open the Brand Sync folder');
+      const opened = page.waitForResponse((r) => r.url().endsWith('/api/openFolder'));
+      await page.keyboard.press('Enter');
+      // The engine is asked to open the sync root (how the window says it could not is its own).
+      expect(((await (await opened).json()) as { data: { path: string } }).data.path).toBe(
+        bridge.root,
+      );
+      await openPalette(page);
+      await type(page, 'sign');
+      expect(await selectedOption(page)).toContain('Sign out');
+      await page.keyboard.press('Escape');
+
       // Escape closes; nothing typed stays for the next time.
       await openPalette(page);
       await type(page, 'zzzz qqqq');
