@@ -233,10 +233,13 @@ describe('item names', () => {
       }),
     ).toBe('video 6b2737aa.mp4');
     expect(
+      libraryItemName({ ...base, mimeType: 'image/HEIC', description: 'Shelf', fileName: null }),
+    ).toBe('Shelf.heic');
+    expect(
       libraryItemName({
         ...base,
         type: 'hologram',
-        mimeType: 'x/y',
+        mimeType: 'application/x-holo+json',
         description: '',
         fileName: null,
       }),

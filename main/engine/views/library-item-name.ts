@@ -34,8 +34,11 @@ export function libraryItemName(item: {
     const base = path.posix.basename(item.fileName);
     if (base !== '') return base;
   }
+  const mime = item.mimeType?.trim().toLowerCase() ?? '';
   const ext =
-    (item.mimeType === null ? undefined : EXTENSIONS[item.mimeType.toLowerCase()]) ??
+    EXTENSIONS[mime] ??
+    // A type not listed names its own extension when it can (image/heic: .heic).
+    /^[a-z]+\/([a-z0-9]{1,8})$/.exec(mime)?.[1] ??
     FALLBACK_EXTENSION[item.type] ??
     'bin';
   const words = (item.description ?? '')
