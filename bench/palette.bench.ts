@@ -115,6 +115,9 @@ function item(n: number, brand: number): LibraryItemInput {
   return { ...fields, raw: fields };
 }
 
+/** Item n's brand: a page of PAGE items belongs to one brand, the brands take turns. */
+const brandOf = (n: number) => Math.floor(n / PAGE) % BRANDS;
+
 /** A fresh store holding ITEMS items over BRANDS brands, a third named by uploaded files. */
 function seedStore(dir: string): { store: Store; writeMs: number } {
   const store = openStore({ dataDir: dir });
@@ -124,7 +127,7 @@ function seedStore(dir: string): { store: Store; writeMs: number } {
   // The uploads are recorded first (the usual order): the items' inserts take their names.
   store.db.tx(() => {
     for (let n = 0; n < ITEMS; n += 3) {
-      const b = n % BRANDS;
+      const b = brandOf(n);
       const name = `${pick(WORDS)}/${pick(WORDS)}-${pick(WORDS)}_${n}.png`;
       store.db.run(
         `INSERT INTO files (brand_id, rel_path, path_key, size, mtime_ms, kind, state, image_id,
@@ -137,16 +140,12 @@ function seedStore(dir: string): { store: Store; writeMs: number } {
     }
   });
   const started = performance.now();
+  // Pages of one brand each, as the mirror writes them (the service's page size).
   let page: LibraryItemInput[] = [];
   for (let n = 0; n < ITEMS; n++) {
-    const b = n % BRANDS;
-    page.push(item(n, b));
+    page.push(item(n, brandOf(n)));
     if (page.length === PAGE || n === ITEMS - 1) {
-      // A page is one brand's: group by brand as the mirror does.
-      const byBrand = Map.groupBy(page, (i) => i.id.split('-')[1] as string);
-      for (const [brand, items] of byBrand) {
-        store.library.upsertPage(`brand-${brand}`, items, { seq: 1, trustedSeq: 0 });
-      }
+      store.library.upsertPage(`brand-${brandOf(n)}`, page, { seq: 1, trustedSeq: 0 });
       page = [];
     }
   }
