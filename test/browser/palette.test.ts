@@ -170,6 +170,19 @@ describe.skipIf(chromiumMissing !== null)(
       await details.getByText('Latte art close-up.png').waitFor();
       expect(new URL(page.url()).hash).toBe(`#/brand/${northwind}/library`);
 
+      // A Brand Skill file, by words of its path: shown in its brand's Brand Skill tab.
+      await openPalette(page);
+      await type(page, 'visual colors');
+      expect(await selectedOption(page)).toContain('colors.md');
+      await page.keyboard.press('Enter');
+      await page
+        .getByRole('region', { name: 'Brand Skill file' })
+        .getByRole('heading', { name: 'Colours' })
+        .waitFor();
+      expect(decodeURIComponent(new URL(page.url()).hash)).toMatch(
+        /\/skill\/guidelines\/visual\/colors\.md$/,
+      );
+
       // An action, by a word it answers to: pause, then resume.
       await openPalette(page);
       await type(page, 'pause');

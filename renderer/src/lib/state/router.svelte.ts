@@ -8,6 +8,8 @@ export interface Place {
   section: Section;
   brandId: string | null;
   tab: BrandTab;
+  /** On the Brand Skill tab: the file to show (the palette opens one). */
+  file?: string | null;
 }
 
 const sections: readonly Section[] = [
@@ -21,17 +23,27 @@ const sections: readonly Section[] = [
 const tabs: readonly BrandTab[] = ['library', 'skill', 'files', 'edits'];
 
 export function parsePlace(hash: string): Place {
-  const [section, brandId, tab] = hash.replace(/^#\/?/, '').split('/').map(decodeURIComponent);
+  const [section, brandId, tab, file] = hash
+    .replace(/^#\/?/, '')
+    .split('/')
+    .map(decodeURIComponent);
   const known = sections.find((s) => s === section) ?? 'brands';
   if (known === 'brand' && brandId) {
-    return { section: 'brand', brandId, tab: tabs.find((t) => t === tab) ?? 'library' };
+    const shown = tabs.find((t) => t === tab) ?? 'library';
+    return {
+      section: 'brand',
+      brandId,
+      tab: shown,
+      ...(shown === 'skill' && file ? { file } : {}),
+    };
   }
   return { section: known === 'brand' ? 'brands' : known, brandId: null, tab: 'library' };
 }
 
 export function hashOf(place: Place): string {
   if (place.section === 'brand' && place.brandId !== null) {
-    return `#/brand/${encodeURIComponent(place.brandId)}/${place.tab}`;
+    const file = place.tab === 'skill' && place.file ? `/${encodeURIComponent(place.file)}` : '';
+    return `#/brand/${encodeURIComponent(place.brandId)}/${place.tab}${file}`;
   }
   return `#/${place.section}`;
 }
@@ -49,12 +61,12 @@ export class Router {
     this.#set({ section, brandId: null, tab: 'library' });
   }
 
-  openBrand(brandId: string, tab: BrandTab = 'library'): void {
-    this.#set({ section: 'brand', brandId, tab });
+  openBrand(brandId: string, tab: BrandTab = 'library', file: string | null = null): void {
+    this.#set({ section: 'brand', brandId, tab, ...(file === null ? {} : { file }) });
   }
 
   setTab(tab: BrandTab): void {
-    if (this.place.section === 'brand') this.#set({ ...this.place, tab });
+    if (this.place.section === 'brand') this.#set({ ...this.place, tab, file: null });
   }
 
   #set(place: Place): void {
