@@ -1,7 +1,7 @@
 // Logo/: the newest accepted file becomes the brand's logo; the engine follows the brand
 // through analyzing back to ready and says its Skill changed. Older files are skipped with
 // the reason; the same bytes again send nothing.
-import { utimes } from 'node:fs/promises';
+import { mkdir, rename, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, expect, test } from 'vitest';
 import { makeGif, makePng, makeSvg } from '../folders/fixtures.ts';
@@ -23,18 +23,29 @@ async function at(relPath: string, seconds: number): Promise<void> {
   await utimes(path.join(h.root, 'Acme', ...relPath.split('/')), t, t);
 }
 
+/**
+ * Puts a file into Acme/ with its modification time already set: written beside the sync
+ * root, dated, then moved in (a rename keeps the time), so no scan can see it undated.
+ */
+async function putAt(relPath: string, bytes: Buffer, seconds: number): Promise<void> {
+  const staged = path.join(path.dirname(h.root), `staged-${path.basename(relPath)}`);
+  await writeFile(staged, bytes);
+  const t = new Date(Date.UTC(2026, 0, 1) + seconds * 1000);
+  await utimes(staged, t, t);
+  const target = path.join(h.root, 'Acme', ...relPath.split('/'));
+  await mkdir(path.dirname(target), { recursive: true });
+  await rename(staged, target);
+}
+
 test('the newest logo file is set, the brand is followed to ready, older ones are skipped', async () => {
   const brand = await h.sim.control.seedBrand({ name: 'Acme', status: 'ready' });
   const engine = h.open();
   await engine.syncOnce();
   const changed: string[] = [];
   engine.events.on('brand:skill-changed', (e) => changed.push(`${e.brandId}:${e.reason}`));
-  await h.put('Acme', 'Logo/old.png', makePng({ seed: 1 }));
-  await h.put('Acme', 'Logo/new.svg', makeSvg());
-  await h.put('Acme', 'Logo/anim.gif', makeGif());
-  await at('Logo/old.png', 100);
-  await at('Logo/new.svg', 200);
-  await at('Logo/anim.gif', 300); // the newest, but not a logo format
+  await putAt('Logo/old.png', makePng({ seed: 1 }), 100);
+  await putAt('Logo/new.svg', makeSvg(), 200);
+  await putAt('Logo/anim.gif', makeGif(), 300); // the newest, but not a logo format
 
   const pass = engine.syncOnce();
   await waitFor('the logo upload', () => logoSends() === 1);
