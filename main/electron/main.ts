@@ -22,10 +22,12 @@ import { createHandlers } from '../engine/app/bridge-handlers.ts';
 import { dispatch } from '../engine/app/bridge-dispatch.ts';
 import { fileFor } from '../engine/app/file-access.ts';
 import { defaultDataDir } from '../engine/paths.ts';
+import { libraryItemName } from '../engine/views/library-item-name.ts';
 import { appMenuTemplate } from './app-menu.ts';
 import { APP_ORIGIN, APP_SCHEME, createAppProtocolHandler } from './app-protocol.ts';
 import { beforeReady } from './before-ready.ts';
 import { registerBridge } from './ipc-bridge.ts';
+import { registerNativeDrag } from './native-drag.ts';
 import { loginItemFor } from './login-item.ts';
 import { createNotifier } from './os-notifications.ts';
 import {
@@ -91,6 +93,20 @@ async function start(): Promise<void> {
     (name, input) => dispatch(handlers, name, input, () => runtime.secret),
     () => (window === null || window.isDestroyed() ? null : window.webContents.mainFrame),
   );
+  // A file dragged out of the window goes as a native drag of the file itself, by its name.
+  const dragIcon = nativeImage.createFromPath(path.join(rendererDir, trayIconPath('in-sync')));
+  const stopDrag = await registerNativeDrag(ipcMain, {
+    dataDir,
+    appMainFrame: () =>
+      window === null || window.isDestroyed() ? null : window.webContents.mainFrame,
+    fileFor: (rest) => fileFor(runtime, rest),
+    mediaItem: (itemId) => {
+      const item = runtime.store.library.get(itemId);
+      return item === undefined ? null : { name: libraryItemName(item), type: item.type };
+    },
+    online: () => runtime.engine !== null,
+    icon: () => dragIcon,
+  });
   let quitting = false;
   const saved = await loadWindowState(dataDir);
   const openWindow = (hash = '') => {
@@ -210,7 +226,7 @@ async function start(): Promise<void> {
     quitting = true;
     event.preventDefault();
     // A clean shutdown: running jobs go back to the queue, the store closes.
-    void runtime.close().finally(() => app.exit(0));
+    void Promise.allSettled([stopDrag(), runtime.close()]).finally(() => app.exit(0));
   });
   openWindow();
 }

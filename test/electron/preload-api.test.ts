@@ -1,6 +1,6 @@
 // The preload's surface: exactly one named function per contract channel plus `subscribe`
-// (no generic invoke, no ipcRenderer), calls on `bridge:<name>`, and events forwarded
-// without the IPC event object.
+// and `startDrag` (no generic invoke, no ipcRenderer), calls on `bridge:<name>`, the drag on
+// `drag:start`, and events forwarded without the IPC event object.
 import { expect, test } from 'vitest';
 import { CHANNEL_NAMES, channelNames } from '../../contract/index.ts';
 import { buildPreloadApi, type IpcRendererLike } from '../../preload/preload-api.ts';
@@ -26,9 +26,9 @@ test('the name list the preload uses is the contract, exactly', () => {
   expect([...CHANNEL_NAMES].sort()).toEqual([...channelNames].sort());
 });
 
-test('its keys are the contract’s channels and subscribe, nothing else', () => {
+test('its keys are the contract’s channels, subscribe and startDrag, nothing else', () => {
   const api = buildPreloadApi(fakeIpc().ipc);
-  expect(Object.keys(api).sort()).toEqual([...channelNames, 'subscribe'].sort());
+  expect(Object.keys(api).sort()).toEqual([...channelNames, 'subscribe', 'startDrag'].sort());
   expect(Object.isFrozen(api)).toBe(true);
   for (const key of ['invoke', 'send', 'on', 'ipcRenderer', 'call']) expect(key in api).toBe(false);
 });
@@ -45,6 +45,14 @@ test('a call goes to its own IPC channel', async () => {
     ['bridge:library', { brandId: 'b1' }],
     ['bridge:session', {}],
   ]);
+});
+
+test('startDrag asks on drag:start with the file’s reference, and hands back the answer', async () => {
+  const { ipc, invoked } = fakeIpc();
+  const api = buildPreloadApi(ipc);
+  const target = { area: 'media', brandId: 'b1', path: 'item-1' };
+  await expect(api.startDrag(target)).resolves.toEqual({ ok: true, data: 'drag:start' });
+  expect(invoked).toEqual([['drag:start', target]]);
 });
 
 test('events arrive without the IPC event object, and stop when unsubscribed', () => {
