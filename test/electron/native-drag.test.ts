@@ -285,3 +285,72 @@ test('a name that could escape its folder is made safe', () => {
   expect(dragFileName('')).toBe('file');
   expect(dragFileName('x\u202Egnp.exe')).toBe('x-gnp.exe');
 });
+
+// The window's side (renderer/src/lib/dnd/drag-out.ts), with a fake element and drag event:
+// in the desktop app the HTML drag is cancelled and the preload's startDrag gets the
+// reference; in a browser the HTML drag carries DownloadURL as before.
+function fakeDragStart() {
+  const listeners = new Map<string, (event: unknown) => void>();
+  const node = {
+    draggable: false,
+    addEventListener: (type: string, fn: (event: unknown) => void) => listeners.set(type, fn),
+    removeEventListener: (type: string) => listeners.delete(type),
+  };
+  const data = new Map<string, string>();
+  const event = {
+    preventDefault: vi.fn(),
+    dataTransfer: { effectAllowed: 'none', setData: (k: string, v: string) => data.set(k, v) },
+  };
+  return { node, data, event, fire: () => listeners.get('dragstart')?.(event) };
+}
+
+// The window's code is checked against the DOM by svelte-check, not by this project's tsc
+// (no DOM types here): it is loaded by address, with the one export used typed here.
+type DragOut = (
+  file: () => unknown,
+  refused?: (message: string) => void,
+) => (node: unknown) => unknown;
+const DRAG_OUT = new URL('../../renderer/src/lib/dnd/drag-out.ts', import.meta.url).href;
+const loadDragOut = async () => ((await import(DRAG_OUT)) as { dragOut: DragOut }).dragOut;
+
+const REF = { area: 'media' as const, brandId: 'b1', path: 'item-1' };
+const FILE = { url: '/files/media/item-1', name: 'Latte art.png', mimeType: 'image/png', ref: REF };
+
+test('in the desktop app a drag start asks the preload’s startDrag and cancels the HTML drag', async () => {
+  const dragOut = await loadDragOut();
+  const startDrag = vi.fn(async () => ({
+    ok: false,
+    error: { code: 'FILE_UNAVAILABLE', message: 'Never fetched, and offline.' },
+  }));
+  vi.stubGlobal('brandSync', { startDrag });
+  vi.stubGlobal('location', { href: 'app://brand-sync/' });
+  try {
+    const refused = vi.fn();
+    const { node, data, event, fire } = fakeDragStart();
+    dragOut(() => FILE, refused)(node);
+    expect(node.draggable).toBe(true);
+    fire();
+    expect(event.preventDefault).toHaveBeenCalled();
+    expect(startDrag).toHaveBeenCalledWith(REF);
+    expect(data.size).toBe(0);
+    await vi.waitFor(() => expect(refused).toHaveBeenCalledWith('Never fetched, and offline.'));
+  } finally {
+    vi.unstubAllGlobals();
+  }
+});
+
+test('in a browser the drag is the HTML one, with DownloadURL', async () => {
+  const dragOut = await loadDragOut();
+  vi.stubGlobal('location', { href: 'http://127.0.0.1:4000/' });
+  try {
+    const { node, data, event, fire } = fakeDragStart();
+    dragOut(() => FILE)(node);
+    fire();
+    expect(event.preventDefault).not.toHaveBeenCalled();
+    expect(data.get('DownloadURL')).toBe(
+      'image/png:Latte art.png:http://127.0.0.1:4000/files/media/item-1',
+    );
+  } finally {
+    vi.unstubAllGlobals();
+  }
+});
