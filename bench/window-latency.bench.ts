@@ -5,41 +5,20 @@
 // the file's row reading uploaded (a MutationObserver in the page). Both clocks are this
 // machine's. Also: the same for a burst of files dropped together (the first row and the last).
 // The engine, the headless host and the simulator run in this process, as `brand-sync serve`.
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { chromiumPath, launchChromium } from '../test/support/chromium.ts';
 import { makePng } from '../test/folders/fixtures.ts';
-import { AppRuntime } from '../main/engine/app/app-runtime.ts';
-import { startHeadlessHost } from '../main/headless/index.ts';
-import { startSimulator } from '../simulator/index.ts';
 import { percentile, report } from './report.ts';
+import { startWindowBench } from './window-host.ts';
 
 const RUNS = Number(process.env.WINDOW_LATENCY_RUNS ?? 30);
 const BURST = 5;
-const KEY = 'sk-window-latency-8c2d';
-const renderer = path.resolve('dist/renderer');
 const UPLOAD_ROUTE = 'POST /v1/images/uploads/file';
 
-if (!existsSync(chromiumPath) || !existsSync(path.join(renderer, 'index.html'))) {
-  console.log(
-    `window-latency: skipped (needs ${chromiumPath} and a built renderer: npm run build:renderer)`,
-  );
-  process.exit(0);
-}
-
-const dir = mkdtempSync(path.join(tmpdir(), 'window-latency-'));
-const sim = await startSimulator({ apiKeys: [KEY], rateLimit: false });
-const brand = await sim.control.seedBrand({ name: 'Latency' });
-const app = await AppRuntime.start({
-  dataDir: path.join(dir, 'data'),
-  root: path.join(dir, 'root'),
-  baseUrl: sim.baseUrl,
-  credentials: { kind: 'api-key', secret: KEY, source: 'environment' },
-  host: { kind: 'browser' },
+let brandId = '';
+const bench = await startWindowBench('window-latency', async (sim) => {
+  brandId = (await sim.control.seedBrand({ name: 'Latency' })).id;
 });
-const host = await startHeadlessHost({ app, port: 0, rendererDir: renderer });
-const browser = await launchChromium();
+if (bench === null) process.exit(0);
+const { sim, host, browser } = bench;
 
 /** Drops files onto the page (a real drag's DataTransfer) and resolves when each row reads uploaded, with the times (epoch ms). */
 const dropScript = (files: { name: string; bytes: number[] }[]) => `(async () => {
@@ -83,7 +62,7 @@ const lastSeq = () => sim.control.log({}).at(-1)?.seq ?? 0;
 try {
   const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
   await page.goto(host.url);
-  await page.goto(`${host.origin}/#/brand/${brand.id}/files`);
+  await page.goto(`${host.origin}/#/brand/${brandId}/files`);
   await page.getByRole('tab', { name: 'Files', selected: true }).waitFor();
   await page.locator('.sync[data-state="idle"]').waitFor({ timeout: 60_000 });
 
@@ -134,9 +113,5 @@ try {
     met: p95 <= 100,
   });
 } finally {
-  await browser.close();
-  await host.close();
-  await app.close();
-  await sim.close();
-  rmSync(dir, { recursive: true, force: true });
+  await bench.close();
 }

@@ -3,14 +3,8 @@
 // tile on screen: target < 300 ms), the item nodes in the DOM after it (target < 500), and the
 // most item nodes seen while scrolling to the very end (bounded: the list is virtual).
 // The engine, the headless host and the simulator run in this process, as `brand-sync serve`.
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { chromiumPath, launchChromium } from '../test/support/chromium.ts';
-import { AppRuntime } from '../main/engine/app/app-runtime.ts';
-import { startHeadlessHost } from '../main/headless/index.ts';
-import { startSimulator } from '../simulator/index.ts';
 import { report } from './report.ts';
+import { startWindowBench } from './window-host.ts';
 
 /** What the page-side functions use of the DOM (this file is typed for Node). */
 interface PageElement {
@@ -30,30 +24,14 @@ interface PageGlobals {
 }
 
 const ITEMS = Number(process.env.WINDOW_BENCH_ITEMS ?? 100_000);
-const KEY = 'sk-window-bench-4f1e';
-const renderer = path.resolve('dist/renderer');
-
-if (!existsSync(chromiumPath) || !existsSync(path.join(renderer, 'index.html'))) {
-  console.log(
-    `window-library: skipped (needs ${chromiumPath} and a built renderer: npm run build:renderer)`,
-  );
-  process.exit(0);
-}
-
-const dir = mkdtempSync(path.join(tmpdir(), 'window-bench-'));
-const sim = await startSimulator({ apiKeys: [KEY], rateLimit: false });
-const brand = await sim.control.seedBrand({ name: 'Big Library' });
-sim.control.seedLibrary(brand.id, { bulk: { count: ITEMS } });
-const app = await AppRuntime.start({
-  dataDir: path.join(dir, 'data'),
-  root: path.join(dir, 'root'),
-  baseUrl: sim.baseUrl,
-  credentials: { kind: 'api-key', secret: KEY, source: 'environment' },
-  host: { kind: 'browser' },
+let brandId = '';
+const bench = await startWindowBench('window-library', async (sim) => {
+  const brand = await sim.control.seedBrand({ name: 'Big Library' });
+  sim.control.seedLibrary(brand.id, { bulk: { count: ITEMS } });
+  brandId = brand.id;
 });
-const host = await startHeadlessHost({ app, port: 0, rendererDir: renderer });
-// The same Chromium, with the same switches, as the browser tests.
-const browser = await launchChromium();
+if (bench === null) process.exit(0);
+const { host, browser } = bench;
 try {
   const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
   await page.goto(host.url);
@@ -70,7 +48,7 @@ try {
         data: { brands: { id: string; library: { items: number } }[] };
       };
       return doc.data.brands.find((b) => b.id === id)?.library.items ?? 0;
-    }, brand.id);
+    }, brandId);
     if (items >= ITEMS) break;
     if (Date.now() - mirrorStart > 300_000)
       throw new Error(`the mirror holds ${items} of ${ITEMS} after 5 min`);
@@ -94,7 +72,7 @@ try {
           return performance.now() - start;
         await new Promise((resolve) => requestAnimationFrame(resolve));
       }
-    }, brand.id);
+    }, brandId);
     runs.push(ms);
   }
   const itemNodes = await page.locator('.tile').count();
@@ -143,9 +121,5 @@ try {
     met: (runs[2] ?? Infinity) < 300 && itemNodes < 500 && maxTiles < 500,
   });
 } finally {
-  await browser.close();
-  await host.close();
-  await app.close();
-  await sim.close();
-  rmSync(dir, { recursive: true, force: true });
+  await bench.close();
 }
