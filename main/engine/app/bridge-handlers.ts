@@ -44,7 +44,7 @@ import {
   queueDoc,
   recentSpending,
 } from '../views/app-status.ts';
-import { addFileToFolder } from '../folder-sync/add-files.ts';
+import { addFileToFolder, checkDroppedFile } from '../folder-sync/add-files.ts';
 import { retryFile, retryUploadJob } from '../folder-sync/retry-file.ts';
 import { lookupBrand } from '../views/brand-lookup.ts';
 import { filesDocument, fileDetail, fileDetailContext } from '../views/files.ts';
@@ -367,8 +367,14 @@ export function createHandlers(app: AppRuntime): Handlers {
     addFiles: async ({ brandId, files }) => {
       const dir = brandFolder(app.root, brandOf(brandId));
       const added: { name: string; path: string }[] = [];
-      for (const file of files) {
-        const name = await addFileToFolder(dir, file.name, Buffer.from(file.dataBase64, 'base64'));
+      const decoded = files.map((f) => ({
+        name: f.name,
+        bytes: Buffer.from(f.dataBase64, 'base64'),
+      }));
+      // Every file is judged before any is written: a refused one copies nothing of the batch.
+      for (const file of decoded) await checkDroppedFile(file.name, file.bytes);
+      for (const file of decoded) {
+        const name = await addFileToFolder(dir, file.name, file.bytes);
         added.push({ name, path: name });
       }
       return { added };
