@@ -346,22 +346,27 @@ export function createHttp(options: HttpOptions): Http {
     freshSocket: boolean,
     refusal: number,
   ): Promise<Awaited<ReturnType<typeof sendOnce<S>>> | 'gate-closed'> {
+    // The gate first: a turn taken before a pause would be counted at its start, and sent at
+    // its end, and the pacer would learn the service's allowance wrong.
+    await gate.wait(signal).catch(() => {
+      throw abortedError(spec.endpoint);
+    });
     const release = await pacer
       .turn(signal, { holds: spec.extraTimeoutMs !== undefined })
       .catch(() => {
         throw abortedError(spec.endpoint);
       });
     try {
-      await gate.wait(signal).catch(() => {
-        throw abortedError(spec.endpoint);
-      });
-      if (gate.pausedUntil !== undefined) return 'gate-closed';
+      if (gate.pausedUntil !== undefined) {
+        pacer.unused(release);
+        return 'gate-closed';
+      }
       noteSend(spec);
       const result = await sendOnce(spec, signal, fresh, freshSocket);
       if (result.ok) pacer.succeeded();
       else if (result.error.kind === 'rate-limited') {
-        pacer.refused();
         const after = result.error.retryAfterMs;
+        pacer.refused(after, release.at);
         // `0` or a date already past: a short wait with jitter, never back-to-back resends.
         if (after !== undefined)
           gate.pauseUntil(clock.now() + (after > 0 ? after : backoff(refusal)));

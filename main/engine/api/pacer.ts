@@ -1,63 +1,74 @@
-// A pacer per API key, shared by every call of every job (in the spirit of rclone's): at
-// full speed until the service first answers 429; then it keeps its own sliding window a
-// little below what the service was seen to allow (the requests sent in the last window
-// when it refused), so the next minutes do not draw the same 429s again. Once the service
-// has gone two windows without refusing, the allowance grows again, window by window,
-// until the pacer is off. The Retry-After gate still holds every request during a pause.
+// A pacer per API key, shared by every call of every job (in the spirit of rclone's). The
+// interface gives no numbers for the rate limit, so the pacer assumes none: it runs at full
+// speed until the service first answers 429, and learns the limit from what the service says.
 //
-// Near the documented limit (GAPS.md: 120 a minute) it goes carefully: one request in
-// flight at a time, so that reaching the limit costs one 429, not one per job in flight
-// (six uploads at once drew six). A service that lets more through than documented ends
-// the care until it refuses again.
+// - The count let through before a refusal is the allowance: the requests sent since the
+//   pacer started watching (the first request, or the end of the last pause) before the
+//   refused one.
+// - The refusal's Retry-After tells when the window frees: the window is the time from the
+//   start of that count to the moment the service lets requests through again.
+//
+// From then on it keeps its own sliding window of that length with that many requests. A
+// refusal while paced with the window full learns again from the requests since the last
+// pause, and keeps the reading only if it is clearly slower (a service with a burst and a slow
+// refill teaches the burst first, then the refill; a reading of a few requests is stretched a
+// little, their tokens came in fractions). A refusal while the window was far from full, or
+// before anything got through since the pause, teaches nothing (a fault, a pause the service
+// extends): the gate holds the pause. After a long quiet spell (ten windows, at least half an
+// hour) the rate grows a little, window by window, so that a limit raised meanwhile is found
+// again; a growth the service refuses makes the next probe wait twice as long. A 429 without
+// Retry-After teaches nothing: the calls back off on their own.
 import { realClock, type Clock } from './clock.ts';
 import type { RateGate } from './rate-gate.ts';
 
-/** The service's window (GAPS.md: 120 requests a minute). */
-const WINDOW_MS = 60_000;
-/** Aim below the rate seen when refused. */
-const HEADROOM = 0.95;
-/**
- * Never below the documented limit (GAPS.md: 120 a minute) less the headroom: a 429 at a
- * lower rate (a burst of the service's own, a fault) is a pause, which the Retry-After gate
- * and the call's backoff handle; it does not make the key slower for good.
- */
-const FLOOR = Math.floor(120 * HEADROOM);
+/** Refusals this close together are one burst (the calls in flight): the first teaches. */
+const SAME_BURST_MS = 2_000;
+/** Aim this share of the allowance learned. */
+const HEADROOM = 1;
+/** A reading of FEW requests taken while already paced is stretched by this (see refused()). */
+const PACED_MARGIN = 1.25;
+const FEW = 5;
+/** Refused while the window held less than this share of the allowance: not the pacer's rate. */
+const NEAR_FULL = 0.8;
+/** A reading while paced lowers the rate only below this share of it. */
+const SLOWER = 0.7;
 /** After a quiet spell: the allowance grows by this share, once per window. */
 const RECOVERY = 0.1;
-/**
- * How long without a 429 before growing: two windows at first, twice as long after each
- * growth the service refused (a limit that is real is probed ever more rarely).
- */
-const FIRST_QUIET_MS = 2 * WINDOW_MS;
-/** An allowance this large is no limit at all: the pacer is off again. */
-const OFF_ABOVE = 10_000;
+/** Quiet spell before the first growth: this many windows, and at least QUIET_MIN_MS. */
+const QUIET_WINDOWS = 10;
+const QUIET_MIN_MS = 30 * 60_000;
+/** A rate this high (1,000 a second) is no limit at all: the pacer is off again. */
+const OFF_ABOVE_PER_MS = 1;
 /**
  * A request counts with the service from when it arrives, a little after it left here: a
- * slot is taken as free only this long after the window has passed over its send.
+ * slot is taken as free only this share of the window (at most a second) after it passed.
  */
-const ARRIVAL_MARGIN_MS = 1_000;
-/** Refusals this close together are one burst (the calls in flight): they do not compound. */
-const SAME_BURST_MS = 2_000;
-/** The documented limit (GAPS.md, Rate-limit thresholds): requests a window per key. */
-const DOCUMENTED_LIMIT = 120;
-/** From this many requests in the window on, one at a time until the service answers. */
-const CAREFUL_FROM = FLOOR;
+const ARRIVAL_SHARE = 0.01;
+const ARRIVAL_MAX_MS = 1_000;
+/** Sends remembered before any limit is learned (the first window's worth, and more). */
+const MAX_KEPT = 20_000;
+
+export interface Turn {
+  /** Gives the turn back once the request is over (answered, refused, failed, never sent). */
+  (): void;
+  /** When this request took its turn (on the pacer's clock). */
+  readonly at: number;
+}
 
 export class Pacer {
   readonly #clock: Clock;
-  /** When each recent request left, oldest first (one window's worth). */
+  /** When each request left that counts with the service (not refused), oldest first. */
   #sent: number[] = [];
+  /** The learned limit: `allowance` requests per `windowMs` (undefined: not pacing). */
   #allowance: number | undefined;
+  #windowMs = 0;
+  /** Where the count of requests the service let through starts; answers since then. */
+  #epochStart: number | undefined;
+  #acceptedSinceEpoch = 0;
   #lastRefusedAt: number | undefined;
   #lastRaisedAt = 0;
-  #quietMs = FIRST_QUIET_MS;
+  #quietFactor = 1;
   #refusals = 0;
-  /** Requests that took their turn and have not been answered yet. */
-  #inFlight = 0;
-  /** Wakes the requests waiting for the one in flight (careful mode). */
-  #waiting: Array<() => void> = [];
-  /** The service let more than the documented limit through in one window: no care needed. */
-  #beyondDocumented = false;
 
   /** Off: never waits (benchmarks compare with it; `pace: false` in the client options). */
   readonly off: boolean;
@@ -72,6 +83,11 @@ export class Pacer {
     return this.#allowance;
   }
 
+  /** The window the allowance counts in, as learned from the service (0: none learned). */
+  get windowMs(): number {
+    return this.#allowance === undefined ? 0 : this.#windowMs;
+  }
+
   /** 429 answers seen by this key's calls. */
   get refusals(): number {
     return this.#refusals;
@@ -79,118 +95,143 @@ export class Pacer {
 
   /**
    * Waits for this request's turn and counts it as sent; rejects when the signal fires.
-   * Returns the release to call once the request is over (answered, refused, failed or never
-   * sent). A long poll (`holds`: the server keeps it open for minutes) is not waited for in
-   * careful mode: it would hold every other request that long.
+   * Returns the release to call once the request is over. A long poll (`holds`) takes its turn
+   * like any other request: it counts with the service when it arrives.
    */
-  async turn(signal?: AbortSignal, options: { holds?: boolean } = {}): Promise<() => void> {
-    if (this.off) return noop;
+  async turn(signal?: AbortSignal, _options: { holds?: boolean } = {}): Promise<Turn> {
+    if (this.off) return noTurn(this.#clock.now());
     for (;;) {
       const now = this.#clock.now();
       this.#trim(now);
-      const full = this.#allowance !== undefined && this.#sent.length >= this.#allowance;
-      if (!full && !options.holds && this.#inFlight > 0 && this.#careful()) {
-        await this.#nextAnswer(signal);
-        continue;
-      }
-      if (!full) {
+      const allowance = this.#allowance;
+      if (allowance === undefined || this.#inWindow(now) < allowance) {
         this.#sent.push(now);
-        if (options.holds) return noop;
-        this.#inFlight++;
-        let released = false;
-        return () => {
-          if (released) return;
-          released = true;
-          this.#release();
-        };
+        this.#epochStart ??= now;
+        return noTurn(now);
       }
       // Full: wait until the oldest request of the window leaves it.
-      const frees = (this.#sent[0] as number) + WINDOW_MS + ARRIVAL_MARGIN_MS;
-      await this.#clock.sleep(frees - now + 1, signal);
+      const frees = (this.#sent[this.#sent.length - allowance] as number) + this.#span();
+      await this.#clock.sleep(Math.max(1, frees - now + 1), signal);
     }
   }
 
-  #release(): void {
-    this.#inFlight--;
-    const waiting = this.#waiting;
-    this.#waiting = [];
-    for (const wake of waiting) wake();
-  }
-
-  /** Near the documented limit, and the service has not shown it allows more. */
-  #careful(): boolean {
-    return !this.#beyondDocumented && this.#sent.length >= CAREFUL_FROM;
-  }
-
-  #nextAnswer(signal: AbortSignal | undefined): Promise<void> {
-    return new Promise<void>((resolve, reject) => {
-      if (signal?.aborted) return reject(signal.reason);
-      const onAbort = (): void => {
-        this.#waiting = this.#waiting.filter((wake) => wake !== done);
-        reject(signal?.reason);
-      };
-      const done = (): void => {
-        signal?.removeEventListener('abort', onAbort);
-        resolve();
-      };
-      signal?.addEventListener('abort', onAbort, { once: true });
-      this.#waiting.push(done);
-    });
-  }
-
-  /** The service refused a request (429): keep below the rate it let through. */
-  refused(): void {
+  /**
+   * The service refused a request (429). `retryAfterMs`: when it said it lets requests
+   * through again; `sentAt`: when the refused request took its turn (it does not count).
+   */
+  refused(retryAfterMs?: number, sentAt?: number): void {
     if (this.off) return;
     const now = this.#clock.now();
+    this.#refusals++;
+    this.#forget(sentAt);
     const sameBurst =
       this.#lastRefusedAt !== undefined && now - this.#lastRefusedAt < SAME_BURST_MS;
-    this.#refusals++;
     this.#lastRefusedAt = now;
-    this.#beyondDocumented = false;
-    // A refused request did not count with the service: what it allowed is the rest.
-    this.#sent.pop();
-    this.#trim(now);
-    const target = Math.max(FLOOR, Math.floor(this.#sent.length * HEADROOM));
-    if (this.#allowance === undefined) this.#allowance = target;
-    else if (!sameBurst) {
+    if (sameBurst || retryAfterMs === undefined) return;
+    const start = this.#epochStart ?? now;
+    const frees = now + Math.max(0, retryAfterMs);
+    // Only what left before the refused request: those in flight with it were not answered yet.
+    const before = sentAt ?? now;
+    let counted = 0;
+    for (const at of this.#sent) if (at >= start && at < before) counted++;
+    if (this.#allowance !== undefined && now - this.#lastRaisedAt < 2 * this.#windowMs) {
       // Refused soon after growing: probe more rarely from now on.
-      if (now - this.#lastRaisedAt < 2 * WINDOW_MS) this.#quietMs *= 2;
-      // Refused while paced: the allowance was too high.
-      this.#allowance = Math.max(FLOOR, Math.min(target, Math.floor(this.#allowance * HEADROOM)));
+      this.#quietFactor *= 2;
     }
+    // What the service let through since the count began, in the time until it frees again.
+    // Refused while paced, the reading is of a few requests (a bucket's refill, whose tokens
+    // came in fractions): a margin keeps the next reading from being a third refusal.
+    const paced = this.#allowance !== undefined;
+    // Refused while paced but well below the allowance, or before anything got through since
+    // the last pause: that says nothing of the rate (a fault, a pause the service extends);
+    // the gate holds the pause, nothing is learned.
+    const nothingThrough = counted === 0 && this.#acceptedSinceEpoch === 0;
+    if (
+      paced &&
+      (nothingThrough || this.#inWindow(before) < NEAR_FULL * (this.#allowance as number))
+    ) {
+      this.#setEpoch(frees);
+      return;
+    }
+    counted = Math.max(counted, this.#acceptedSinceEpoch);
+    const margin = paced && counted < FEW ? PACED_MARGIN : 1;
+    const windowMs = Math.max(1_000, Math.ceil((frees - start) * margin));
+    const allowance = Math.max(1, Math.floor(counted * HEADROOM));
+    // A reading a little below the pace (the wait itself makes it so) is no news: only a
+    // clearly slower one (a refill slower than the burst) lowers the rate.
+    if (paced && allowance / windowMs > SLOWER * ((this.#allowance as number) / this.#windowMs)) {
+      this.#setEpoch(frees);
+      return;
+    }
+    // A refusal while paced means the rate was too high: keep the slower reading (requests
+    // per millisecond). A service with a burst teaches its burst first, then its refill.
+    if (this.#allowance === undefined || allowance / windowMs < this.#allowance / this.#windowMs) {
+      this.#allowance = allowance;
+      this.#windowMs = windowMs;
+    }
+    // The next count starts when the service lets requests through again.
+    this.#setEpoch(frees);
   }
 
-  /** A request went through: after a whole window without 429, allow a little more. */
+  #setEpoch(at: number): void {
+    this.#epochStart = at;
+    this.#acceptedSinceEpoch = 0;
+  }
+
+  /** A request went through: after a long quiet spell, allow a little more. */
   succeeded(): void {
     if (this.off) return;
     const now = this.#clock.now();
-    if (!this.#beyondDocumented && this.#sentWithin(now, WINDOW_MS) > DOCUMENTED_LIMIT) {
-      this.#beyondDocumented = true;
-    }
+    if (this.#epochStart !== undefined && now >= this.#epochStart) this.#acceptedSinceEpoch++;
     if (this.#allowance === undefined || this.#lastRefusedAt === undefined) return;
-    if (now - this.#lastRefusedAt < this.#quietMs || now - this.#lastRaisedAt < WINDOW_MS) return;
+    const quiet = Math.max(QUIET_MIN_MS, QUIET_WINDOWS * this.#windowMs) * this.#quietFactor;
+    if (now - this.#lastRefusedAt < quiet || now - this.#lastRaisedAt < this.#windowMs) return;
     this.#lastRaisedAt = now;
-    this.#allowance = Math.ceil(this.#allowance * (1 + RECOVERY));
-    if (this.#allowance > OFF_ABOVE) this.#allowance = undefined;
+    // A little faster: the same allowance in a shorter window (an allowance of one or two
+    // cannot grow by a tenth).
+    this.#windowMs = Math.max(1, Math.floor(this.#windowMs / (1 + RECOVERY)));
+    if (this.#allowance / this.#windowMs > OFF_ABOVE_PER_MS) this.#allowance = undefined;
   }
 
-  /** Requests sent in the last `ms`. */
-  #sentWithin(now: number, ms: number): number {
+  /** A turn taken and not used (the gate closed meanwhile): it does not count. */
+  unused(turn: Turn): void {
+    if (!this.off) this.#forget(turn.at);
+  }
+
+  /** The refused request does not count with the service. */
+  #forget(sentAt: number | undefined): void {
+    const at = sentAt === undefined ? -1 : this.#sent.lastIndexOf(sentAt);
+    if (at >= 0) this.#sent.splice(at, 1);
+    else this.#sent.pop();
+  }
+
+  /** Sends that still hold a slot of the window. */
+  #inWindow(now: number): number {
+    const from = now - this.#span();
     let count = 0;
-    for (let i = this.#sent.length - 1; i >= 0 && (this.#sent[i] as number) > now - ms; i--)
-      count++;
+    for (let i = this.#sent.length - 1; i >= 0 && (this.#sent[i] as number) > from; i--) count++;
     return count;
   }
 
+  /** How long a send holds its slot: the window, and a little for its way to the service. */
+  #span(): number {
+    return this.#windowMs + Math.min(ARRIVAL_MAX_MS, this.#windowMs * ARRIVAL_SHARE);
+  }
+
   #trim(now: number): void {
+    // Kept: what the window holds, and what the next refusal counts (since the epoch).
+    const windowStart = this.#allowance === undefined ? -Infinity : now - this.#span();
+    const keepFrom = Math.min(windowStart, this.#epochStart ?? -Infinity);
     let drop = 0;
-    const before = now - WINDOW_MS - ARRIVAL_MARGIN_MS;
-    while (drop < this.#sent.length && (this.#sent[drop] as number) <= before) drop++;
+    while (drop < this.#sent.length && (this.#sent[drop] as number) < keepFrom) drop++;
+    drop = Math.max(drop, this.#sent.length - MAX_KEPT);
     if (drop > 0) this.#sent.splice(0, drop);
   }
 }
 
-const noop = (): void => {};
+function noTurn(at: number): Turn {
+  return Object.assign(() => {}, { at });
+}
 
 const pacers = new WeakMap<RateGate, Pacer>();
 
