@@ -1,0 +1,214 @@
+// `npm run bench upload`: 1,000 files of 100 KiB uploaded to a local service (the simulator
+// in its own process, rate limit off), by the app as a person runs it (the real bin,
+// `sync --once`, from spawn to exit) and by bare `fetch` sending 8 at a time, in the same
+// run, interleaved, each judged by its median. Target (issue 24): the app's throughput at
+// least 0.9 of fetch's, with the one-shot safety kept (a single-use upload is never sent twice
+// on an unknown outcome). Knobs: UPLOAD_BENCH_FILES (1000), UPLOAD_BENCH_REPS (3).
+import { spawn } from 'node:child_process';
+import { randomFillSync } from 'node:crypto';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { DEFAULT_STABILITY_WINDOW_MS } from '../main/engine/folders/stability.ts';
+import { percentile, report } from './report.ts';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const BIN = path.join(here, '..', 'bin', 'brand-sync.js');
+const KEY = 'sk-bench-upload-0000000000';
+const FILES = Number(process.env.UPLOAD_BENCH_FILES ?? 1000);
+const REPS = Number(process.env.UPLOAD_BENCH_REPS ?? 3);
+const SIZE = 100 * 1024;
+
+interface SimProcess {
+  baseUrl: string;
+  origin: string;
+  control<T>(op: string, ...args: unknown[]): Promise<T>;
+  read<T>(op: string, query?: Record<string, string>): Promise<T>;
+  close(): Promise<void>;
+}
+
+async function startSim(): Promise<SimProcess> {
+  const entry = pathToFileURL(path.join(here, '..', 'simulator', 'index.ts')).href;
+  const code = `
+    import { startSimulator } from ${JSON.stringify(entry)};
+    const sim = await startSimulator({ apiKeys: [${JSON.stringify(KEY)}], rateLimit: false, speed: 1000, logLimit: 2000000 });
+    console.log(JSON.stringify({ baseUrl: sim.baseUrl, origin: sim.origin }));
+    process.on('SIGTERM', async () => { await sim.close(); process.exit(0); });
+  `;
+  const child = spawn(process.execPath, ['--input-type=module', '-e', code], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const first = await new Promise<string>((resolve, reject) => {
+    createInterface({ input: child.stdout! }).once('line', resolve);
+    child.once('exit', (c) => reject(new Error(`the simulator exited (${c})`)));
+  });
+  const { baseUrl, origin } = JSON.parse(first) as { baseUrl: string; origin: string };
+  const call = async <T>(url: string, init?: RequestInit): Promise<T> => {
+    const res = await fetch(url, init);
+    const body = (await res.json()) as { data: T };
+    if (!res.ok) throw new Error(`${url}: ${res.status} ${JSON.stringify(body)}`);
+    return body.data;
+  };
+  return {
+    baseUrl,
+    origin,
+    control: (op, ...args) =>
+      call(`${origin}/_control/${op}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(args),
+      }),
+    read: (op, query = {}) => call(`${origin}/_control/${op}?${new URLSearchParams(query)}`),
+    close: async () => {
+      child.kill('SIGTERM');
+      await new Promise((r) => child.once('exit', r));
+    },
+  };
+}
+
+const seedBrand = (sim: SimProcess, name: string) =>
+  sim.control<{ id: string }>('seedBrand', { name, status: 'ready' });
+
+/** A valid PNG of about `size` bytes, different for every `n` (a private padding chunk). */
+function png(n: number, size: number, noise: Buffer): Buffer {
+  const sig = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+  const chunk = (type: string, data: Buffer) => {
+    const head = Buffer.alloc(8);
+    head.writeUInt32BE(data.length, 0);
+    head.write(type, 4, 'latin1');
+    return Buffer.concat([head, data, Buffer.alloc(4)]); // CRCs are not checked by anyone here
+  };
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(1 + (n % 500), 0);
+  ihdr.writeUInt32BE(1 + Math.floor(n / 500), 4);
+  ihdr[8] = 8;
+  ihdr[9] = 2;
+  const pad = Buffer.from(
+    noise.subarray((n * 7919) % (noise.length - size), ((n * 7919) % (noise.length - size)) + size),
+  );
+  pad.writeUInt32BE(n, 0);
+  return Buffer.concat([
+    sig,
+    chunk('IHDR', ihdr),
+    chunk('peDd', pad),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
+}
+
+async function writeFiles(dir: string): Promise<string[]> {
+  const noise = randomFillSync(Buffer.alloc(4 * 1024 * 1024));
+  const files: string[] = [];
+  await mkdir(dir, { recursive: true });
+  for (let i = 0; i < FILES; i++) {
+    const file = path.join(dir, `img-${i}.png`);
+    const content = png(i, SIZE - 57, noise); // 57 bytes of signature and chunk headers
+    await writeFile(file, content);
+    files.push(file);
+  }
+  return files;
+}
+
+async function bareFetch(sim: SimProcess, files: string[], concurrency: number): Promise<number> {
+  const brand = await seedBrand(sim, `Fetch ${Math.random()}`);
+  const start = performance.now();
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < files.length) {
+        const file = files[next++] as string;
+        const form = new FormData();
+        form.append('brandSessionId', brand.id);
+        form.append(
+          'file',
+          new Blob([await readFile(file)], { type: 'image/png' }),
+          path.basename(file),
+        );
+        const res = await fetch(`${sim.baseUrl}/images/uploads/file`, {
+          method: 'POST',
+          headers: { 'x-api-key': KEY },
+          body: form,
+        });
+        await res.arrayBuffer();
+        if (res.status !== 200) throw new Error(`fetch: ${res.status}`);
+      }
+    }),
+  );
+  return performance.now() - start;
+}
+
+/** The real bin, `sync --once`, over a brand folder holding the files: spawn to exit. */
+async function syncOnce(
+  sim: SimProcess,
+  work: string,
+  files: string[],
+  rep: number,
+): Promise<number> {
+  const name = `App ${rep}`;
+  await seedBrand(sim, name);
+  const root = path.join(work, `root-${rep}`);
+  await mkdir(path.join(root, name), { recursive: true });
+  for (const file of files)
+    await writeFile(path.join(root, name, path.basename(file)), await readFile(file));
+  await new Promise((r) => setTimeout(r, DEFAULT_STABILITY_WINDOW_MS)); // the files are still
+  const env = {
+    PATH: process.env.PATH,
+    HOME: work,
+    BRAND_SYNC_BASE_URL: sim.baseUrl,
+    BRAND_SYNC_API_KEY: KEY,
+    BRAND_SYNC_DATA_DIR: path.join(work, `data-${rep}`),
+    BRAND_SYNC_ROOT: root,
+  };
+  const start = performance.now();
+  const child = spawn(process.execPath, [BIN, 'sync', '--once', '--json'], {
+    env,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let out = '';
+  child.stdout!.on('data', (c: Buffer) => (out += c.toString()));
+  const code = await new Promise<number | null>((r) => child.once('close', r));
+  const ms = performance.now() - start;
+  const doc = JSON.parse(out) as { ok: boolean; sections: { folders?: { uploaded?: unknown[] } } };
+  const uploaded = doc.sections.folders?.uploaded?.length ?? 0;
+  if (code !== 0 || uploaded !== FILES)
+    throw new Error(`sync --once: exit ${code}, ${uploaded} of ${FILES} uploaded`);
+  return ms;
+}
+
+const work = await mkdtemp(path.join(os.tmpdir(), 'bench-upload-'));
+const sim = await startSim();
+try {
+  const files = await writeFiles(path.join(work, 'files'));
+  await bareFetch(sim, files.slice(0, 50), 4); // warm the page cache and the simulator
+  const fetchRuns: number[] = [];
+  const appRuns: number[] = [];
+  for (let rep = 1; rep <= REPS; rep++) {
+    fetchRuns.push(await bareFetch(sim, files, 8));
+    appRuns.push(await syncOnce(sim, work, files, rep));
+  }
+  const fetchMs = percentile(fetchRuns, 50);
+  const appMs = percentile(appRuns, 50);
+  const each = (values: number[]) => values.map((ms) => (ms / 1000).toFixed(2)).join(', ');
+  report('upload', {
+    files: FILES,
+    fileKiB: SIZE / 1024,
+    repetitions: REPS,
+    fetch8: {
+      seconds: fetchMs / 1000,
+      filesPerSecond: FILES / (fetchMs / 1000),
+      runs: each(fetchRuns),
+    },
+    syncOnce: {
+      seconds: appMs / 1000,
+      filesPerSecond: FILES / (appMs / 1000),
+      runs: each(appRuns),
+      note: 'the real bin from spawn to exit: start-up, listing, scan, hash, classify, queue, upload',
+    },
+    throughputVsFetch: Math.round((fetchMs / appMs) * 1000) / 1000,
+    target: 'throughputVsFetch >= 0.9',
+  });
+} finally {
+  await sim.close();
+  await rm(work, { recursive: true, force: true });
+}
