@@ -70,14 +70,14 @@ test('a sliding window of 30 per 5 s: learned at the first refusal, no second ep
 });
 
 test('a token bucket (600 an hour, a burst of 20): the burst, then the refill, in two episodes', async () => {
-  const speed = 50;
+  const speed = 20;
   sim = await startSim({
     speed,
     rateLimit: { max: 600, windowMs: 3_600_000, burst: 20, clock: 'simulated' },
   });
-  const gate = await run(speed, 4, 60);
+  const gate = await run(speed, 4, 40);
   const log = sim.control.log({ route: 'GET /v1/credits' });
-  expect(log.filter((e) => e.status === 200)).toHaveLength(60);
+  expect(log.filter((e) => e.status === 200)).toHaveLength(40);
   expect(episodes(log)).toBeLessThanOrEqual(2);
   // Below the refill of one request every 6 s, and not far below it.
   const pacer = pacerOf(gate);
