@@ -2,6 +2,7 @@
 // colour and typography files. The same Skill always gives the same bytes (fixed mtimes).
 import yazl from 'yazl';
 import type { Skill } from './model.ts';
+import { SPECIMEN_WOFF } from './specimen-font.ts';
 
 const MTIME = new Date('2026-01-01T00:00:00Z');
 
@@ -19,11 +20,14 @@ export function skillFiles(skill: Skill): Array<[string, Buffer]> {
     typography: p.typography,
     primaryLogo: { path: logoPath, mimeType: skill.logo.mimeType, imageId: skill.logo.imageId },
   };
+  // The heading's face travels with the Skill (the body's does not: it is for the reader to
+  // install), so a Skill has both kinds of typeface.
+  const headingFont = `assets/fonts/${slug(p.typography.heading.family)}-regular.woff`;
   const palette = p.colors.map((c) => `  --color-${slug(c.name)}: ${c.hex};`).join('\n');
   const files: Array<[string, string | Buffer]> = [
     [
       'SKILL.md',
-      `---\nname: ${slug(p.name)}-brand\ndescription: Brand guidelines for ${p.name}.\n---\n\n# ${p.name}\n\n${p.summary}\n\n` +
+      `---\nname: ${slug(p.name)}-brand\ndescription: Brand guidelines for ${p.name}.\nversion: ${skill.version}\n---\n\n# ${p.name}\n\n${p.summary}\n\n` +
         `## Files\n\n- [Voice](guidelines/voice.md)\n- [Visual identity](guidelines/visual/identity.md)\n` +
         `- [Colours](guidelines/visual/colors.md)\n- [Typography](guidelines/visual/typography.md)\n- Profile: profile.json\n` +
         (skill.notes.length > 0
@@ -38,14 +42,18 @@ export function skillFiles(skill: Skill): Array<[string, Buffer]> {
     ],
     [
       'guidelines/visual/colors.md',
-      `# Colours\n\n| Name | Hex |\n|---|---|\n${p.colors.map((c) => `| ${c.name} | ${c.hex} |`).join('\n')}\n`,
+      `# Colours\n\n| Name | Hex |\n|---|---|\n${p.colors.map((c) => `| ${c.name} | ${c.hex} |`).join('\n')}\n\n` +
+        `Set type as in [Typography](typography.md); back to the [overview](../../SKILL.md).\n`,
     ],
     [
       'guidelines/visual/typography.md',
       `# Typography\n\n- Headings: ${p.typography.heading.family} (${p.typography.heading.source})\n` +
-        `- Body: ${p.typography.body.family} (${p.typography.body.source})\n`,
+        `- Body: ${p.typography.body.family} (${p.typography.body.source})\n\n` +
+        `The heading face is in [${headingFont}](../../${headingFont}). ` +
+        `More on the faces at [Google Fonts](https://fonts.google.com/).\n`,
     ],
     [logoPath, skill.logo.bytes],
+    [headingFont, SPECIMEN_WOFF],
     ['assets/colors/palette.json', JSON.stringify({ colors: p.colors }, null, 2) + '\n'],
     ['assets/colors/palette.css', `:root {\n${palette}\n}\n`],
     ['assets/typography/typography.json', JSON.stringify(p.typography, null, 2) + '\n'],
