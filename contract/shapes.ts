@@ -378,6 +378,8 @@ export const activityDoc = z.object({
   active: z.array(jobDoc),
   failed: z.array(jobDoc),
   done: z.array(jobDoc),
+  /** Brand Edits that wait for the person (approve or answer), per brand: the inbox's "Needs you". */
+  editsWaiting: z.array(z.object({ brandId: z.string(), brand: z.string(), count: z.number() })),
   log: z.array(
     z.object({
       id: z.number(),

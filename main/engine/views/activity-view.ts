@@ -7,6 +7,9 @@ import type { JobRecord, Store } from '../store/index.ts';
 import { connectionDoc, queueDoc } from './app-status.ts';
 import { iso } from './status.ts';
 import { plainTransportMessage } from '../api/messages.ts';
+import { WAITING_EDIT_STATES } from '../edits/edit-doc.ts';
+import { UPLOAD_KIND } from '../folder-sync/file-keys.ts';
+import { brandDisplayName } from '../store/brands-repo.ts';
 
 export function jobDoc(
   engine: Engine | null,
@@ -81,8 +84,12 @@ export function activityView(store: Store, engine: Engine | null, limit = 100): 
     queue,
     connection: connectionDoc(engine),
     active: active.map(doc),
-    failed: store.jobs.list({ state: 'failed', limit: Math.min(limit, 50) }).map(doc),
+    failed: store.jobs
+      .list({ state: 'failed', limit: Math.min(limit, 50) })
+      .filter((job) => !uploadSettled(store, job))
+      .map(doc),
     done: store.jobs.list({ state: 'done', limit: Math.min(limit, 50) }).map(doc),
+    editsWaiting: editsWaiting(store),
     log: store.activity.list({ limit: Math.min(limit, 100), minLevel: 'info' }).map((e) => ({
       id: e.id,
       at: iso(e.at),
@@ -92,4 +99,28 @@ export function activityView(store: Store, engine: Engine | null, limit = 100): 
       brandId: e.brandId,
     })),
   };
+}
+
+/** Per brand, the Brand Edits waiting for the person (as the Brand Edits tab marks them). */
+function editsWaiting(store: Store): ActivityDoc['editsWaiting'] {
+  const out: ActivityDoc['editsWaiting'] = [];
+  for (const brand of store.brands.list()) {
+    const count = store.edits
+      .list(brand.id)
+      .filter((edit) => WAITING_EDIT_STATES.includes(edit.status ?? '')).length;
+    if (count > 0) out.push({ brandId: brand.id, brand: brandDisplayName(brand), count });
+  }
+  return out;
+}
+
+/**
+ * A failed upload whose file no longer fails (sent again with Retry, changed, or gone) needs
+ * nothing more from the person: the job stays failed in the queue, the inbox leaves it out.
+ */
+function uploadSettled(store: Store, job: JobRecord): boolean {
+  if (job.kind !== UPLOAD_KIND) return false;
+  const fileId = (job.payload as { fileId?: unknown } | null)?.fileId;
+  if (typeof fileId !== 'number') return false;
+  const file = store.files.get(fileId);
+  return file === undefined || file.state !== 'failed';
 }

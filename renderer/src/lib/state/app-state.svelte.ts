@@ -73,7 +73,7 @@ export class AppState {
     });
     this.activity = new LiveQuery({
       hub: this.hub,
-      types: ['job', 'queue', 'connection', 'session'],
+      types: ['job', 'queue', 'connection', 'session', 'edits'],
       load: () => bridge.call('activity', { limit: 100 }),
       debounceMs: 300,
     });
