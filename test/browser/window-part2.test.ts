@@ -227,7 +227,7 @@ describe.skipIf(chromiumMissing !== null)(
       const { page, bridge } = win;
       const control = bridge.sim.control;
       await page.goto(`${bridge.host.origin}/#/activity`);
-      await page.getByRole('heading', { name: 'Done recently' }).waitFor();
+      await page.getByRole('heading', { name: 'Done', exact: true }).waitFor();
 
       await page.getByRole('button', { name: 'Pause all' }).click();
       await page.getByText('Paused by you. Nothing is sent or fetched until you resume.').waitFor();
@@ -247,7 +247,7 @@ describe.skipIf(chromiumMissing !== null)(
         count: 1,
       });
       await writeFile(path.join(folder, 'poster.png'), makePng({ width: 5, height: 5, seed: 3 }));
-      await page.getByRole('heading', { name: 'Failed' }).waitFor();
+      await page.getByRole('heading', { name: /^Needs you/ }).waitFor();
       const failed = page.locator('li.failed', { hasText: 'poster.png' });
       await failed.waitFor({ timeout: 20_000 });
       await screenshot(page, 'activity-failed', { toasts: true });
@@ -287,7 +287,7 @@ describe.skipIf(chromiumMissing !== null)(
       const win = await openWindow();
       const { page, bridge } = win;
       await page.goto(`${bridge.host.origin}/#/activity`);
-      await page.getByRole('heading', { name: 'Done recently' }).waitFor();
+      await page.getByRole('heading', { name: 'Done', exact: true }).waitFor();
       await bridge.sim.close();
       await bridge.ok('syncNow');
       await page
