@@ -60,6 +60,8 @@ describe('export state machine', () => {
       'SKILL.md',
       'assets/colors/palette.css',
       'assets/colors/palette.json',
+      // The heading's face, named for its family.
+      expect.stringMatching(/^assets\/fonts\/[a-z0-9-]+-regular\.woff$/),
       'assets/logo/primary.png',
       'assets/typography/typography.json',
       'guidelines/visual/colors.md',
