@@ -80,6 +80,8 @@ describe.skipIf(chromiumMissing !== null)(
       await done.getByText('4 files uploaded to Lumen Labs').waitFor({ timeout: 20_000 });
       await expect.poll(() => badge(page)).toBe('2');
       expect(await needs.locator('li.failed').count()).toBe(0);
+      // The failure, retried, is not left behind in "Done" as news either.
+      expect(await done.textContent()).not.toContain('not an image the service takes');
     });
 
     test('brand cards: the logo is the picture, a monogram without one, and the folder named once', async () => {

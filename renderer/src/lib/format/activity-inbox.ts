@@ -58,6 +58,13 @@ function folderOf(subject: string): string {
  */
 const QUIET_CODES = new Set(['BRAND_SKILL_UNAVAILABLE', 'FEATURE_UNAVAILABLE', 'FILE_SYNC_ERROR']);
 
+/**
+ * The engine logs a failed job as "<area> <subject>: <reason>". A failure still standing is in
+ * "Needs you" with its Retry; one since retried or settled is no longer news.
+ */
+const JOB_FAILURE =
+  /^(file|logo|folder|library|credits|Brand Skill|Brand Edits|brand creation|refresh-brands|refresh-account|library\.sync|edits\.refresh|folder-scan|export\.sync|brand-skill\.sync) .*?: /;
+
 /** A notice in the person's words: a Brand Skill "installed", not "updated to Skill <uuid>". */
 function noticeWords(code: string, message: string): string {
   if (code === 'BRAND_SKILL_INSTALLED') {
@@ -102,6 +109,7 @@ export function doneItems(doc: ActivityDoc): DoneItem[] {
   }
   for (const entry of doc.log) {
     if (QUIET_CODES.has(entry.code)) continue;
+    if (entry.level !== 'info' && JOB_FAILURE.test(entry.message)) continue;
     items.push({
       key: `log-${entry.id}`,
       at: entry.at ?? '',
