@@ -8,7 +8,13 @@ import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { describe, expect, test } from 'vitest';
 import { makePng } from '../folders/fixtures.ts';
-import { chromiumMissing, expectAccessible, openWindow, screenshot } from './window-harness.ts';
+import {
+  brandId,
+  chromiumMissing,
+  expectAccessible,
+  openWindow,
+  screenshot,
+} from './window-harness.ts';
 
 /** The Activity entry's badge in the sidebar (empty when nothing needs the person). */
 async function badge(page: Page): Promise<string> {
@@ -82,6 +88,16 @@ describe.skipIf(chromiumMissing !== null)(
       expect(await needs.locator('li.failed').count()).toBe(0);
       // The failure, retried, is not left behind in "Done" as news either.
       expect(await done.textContent()).not.toContain('not an image the service takes');
+
+      // An edit applied: "Done" says so in words, and the badge counts one edit less.
+      const northwind = await brandId(bridge, 'Northwind Coffee');
+      const { edits: all } = await bridge.ok('edits', { brandId: northwind });
+      const waiting = (all as { id: string; status: string }[]).find(
+        (e) => e.status === 'awaiting_approval',
+      );
+      await bridge.ok('applyEdit', { brandId: northwind, editId: waiting!.id });
+      await done.getByText(/^Edit applied to Northwind Coffee: /).waitFor({ timeout: 20_000 });
+      await expect.poll(() => badge(page)).toBe('1');
     });
 
     test('brand cards: the logo is the picture, a monogram without one, and the folder named once', async () => {

@@ -8,6 +8,7 @@ import { BrandEdit as BrandEditSchema } from '../api/schemas.ts';
 import type { EngineEvents } from '../engine-events.ts';
 import type { TypedEmitter } from '../queue/index.ts';
 import type { Store } from '../store/index.ts';
+import { brandDisplayName } from '../store/brands-repo.ts';
 import { describeEditState } from './edit-doc.ts';
 
 export interface EditDeps {
@@ -128,6 +129,14 @@ export async function applyEdit(
   await activeSkillNow(deps, brandId, edit, signal);
   deps.events.emit('edits:changed', { brandId });
   deps.events.emit('brand:skill-changed', { brandId, reason: 'edit-applied' });
+  // Activity's "Done" says it in words: the person's own act, not a status seen later.
+  const brand = deps.store.brands.get(brandId);
+  deps.events.emit('notice', {
+    level: 'info',
+    code: 'BRAND_EDIT_APPLIED',
+    brandId,
+    message: `Edit applied to ${brand ? brandDisplayName(brand) : 'the brand'}: ${edit.changeSummary ?? 'a Brand Edit'}.`,
+  });
   return edit;
 }
 
