@@ -47,7 +47,8 @@ async function type(page: Page, text: string): Promise<void> {
 }
 
 async function selectedOption(page: Page): Promise<string> {
-  return (await page.locator('[role="option"][aria-selected="true"]').textContent()) ?? '';
+  // The palette's own choice (a Library grid behind it is a listbox with a selection too).
+  return (await page.locator('.palette [role="option"][aria-selected="true"]').textContent()) ?? '';
 }
 
 /** Northwind Coffee's Brand Skill lies on disk (its colours and files are found from there). */
