@@ -62,11 +62,13 @@ test('a sliding window of 30 per 5 s: learned at the first refusal, no second ep
   expect(episodes(log)).toBe(1);
   const pacer = pacerOf(gate);
   // About 30 requests (those answered before the refusal was sent: never more than the
-  // service let through) in a window of about 5 s (Retry-After is whole seconds).
+  // service let through) in a window of about 5 s (Retry-After is whole seconds). The clock
+  // runs 20 times real time, so a loaded machine's scheduling stretches what is measured:
+  // the bound says "learned near 5 s", far from the 60 s once assumed, not how precisely.
   expect(pacer.allowance).toBeGreaterThanOrEqual(27);
   expect(pacer.allowance).toBeLessThanOrEqual(30);
   expect(pacer.windowMs).toBeGreaterThanOrEqual(5_000);
-  expect(pacer.windowMs).toBeLessThanOrEqual(6_500);
+  expect(pacer.windowMs).toBeLessThanOrEqual(10_000);
 });
 
 test('a token bucket (600 an hour, a burst of 20): the burst, then the refill, in two episodes', async () => {
