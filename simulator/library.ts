@@ -2,6 +2,7 @@
 // seeded items) are records; bulk-seeded items are virtual ranges materialised on demand, so a
 // Library of 1,000,000 items costs a few bytes. Every item of a brand has a sequence number;
 // higher is more recently added, and listing walks from the newest down.
+import { padPng, solidPng } from './png.ts';
 import { hashString } from './prng.ts';
 
 export interface MediaRecord {
@@ -37,6 +38,16 @@ export interface BulkSpec {
   /** Size range in bytes of the generated files; default 2,000-40,000. */
   minSize?: number;
   maxSize?: number;
+  /**
+   * Images drawn rather than generated: each image item claims art.width×art.height (swapped
+   * for a portrait one) and serves draw(id, width, height), padded to its fileSize (so
+   * minSize must leave room for the drawing).
+   */
+  art?: {
+    width: number;
+    height: number;
+    draw: (key: string, width: number, height: number) => Buffer;
+  };
 }
 
 interface Explicit {
@@ -48,7 +59,7 @@ interface Bulk {
   count: number;
   tag: string;
   brandId: string;
-  spec: Required<Omit<BulkSpec, 'count'>>;
+  spec: Required<Omit<BulkSpec, 'count' | 'art'>> & Pick<BulkSpec, 'art'>;
 }
 type Segment = Explicit | Bulk;
 
@@ -143,6 +154,7 @@ export class MediaStore {
         stepMs,
         minSize: spec.minSize ?? 2000,
         maxSize: spec.maxSize ?? 40_000,
+        ...(spec.art ? { art: spec.art } : {}),
       },
     };
     lib.nextSeq += spec.count;
@@ -245,23 +257,48 @@ function materialise(seg: Bulk, index: number): MediaRecord {
   const at = spec.startAt + index * spec.stepMs;
   const visual = type === 'image' || type === 'video';
   const landscape = h % 3 !== 0;
+  const id = `${seg.tag}-0000-4000-8000-${index.toString(16).padStart(12, '0')}`;
+  const fileSize = spec.minSize + (h % (spec.maxSize - spec.minSize + 1));
+  const art = type === 'image' ? spec.art : undefined;
+  let size = visual ? (landscape ? [1920, 1080] : [1080, 1920]) : null;
+  if (art) size = landscape ? [art.width, art.height] : [art.height, art.width];
   return {
-    id: `${seg.tag}-0000-4000-8000-${index.toString(16).padStart(12, '0')}`,
+    id,
     type,
     source,
     brandId: seg.brandId,
     mimeType: MIME_BY_TYPE[type] ?? 'application/octet-stream',
-    fileSize: spec.minSize + (h % (spec.maxSize - spec.minSize + 1)),
+    fileSize,
     durationMs: type === 'video' || type === 'audio' ? 5000 + (h % 120) * 1000 : null,
-    width: visual ? (landscape ? 1920 : 1080) : null,
-    height: visual ? (landscape ? 1080 : 1920) : null,
+    width: size ? (size[0] as number) : null,
+    height: size ? (size[1] as number) : null,
     description: h % 4 === 0 ? null : `${type} ${index + 1} of the seeded library`,
     inLibrary: true,
     generationId: source === 'generated' ? uuidFromHash(h, index) : null,
     createdAt: at,
     addedAt: at,
     seq: seg.start + index,
+    ...(art && size ? { content: () => drawn(art, id, size, fileSize) } : {}),
   };
+}
+
+/**
+ * A bulk item's drawing at its size and fileSize. One too rich to fit its size is served as
+ * a plain picture of the same size instead (still a real PNG of the size it claims).
+ */
+function drawn(
+  art: NonNullable<BulkSpec['art']>,
+  id: string,
+  [width, height]: number[],
+  fileSize: number,
+): Buffer {
+  const w = width as number;
+  const h = height as number;
+  return (
+    padPng(art.draw(id, w, h), fileSize) ??
+    padPng(solidPng(w, h, [128, 128, 128]), fileSize) ??
+    Buffer.alloc(fileSize)
+  );
 }
 
 function uuidFromHash(h: number, index: number): string {

@@ -35,9 +35,7 @@ export function createEdit(state: SimState, brand: Brand, seed: EditSeed): Edit 
   const base = state.skills.get(brand.skillId);
   if (!base) throw new Error('active Skill missing');
   const n = state.edits.size + 1;
-  const colorHex =
-    seed.colorHex ??
-    `#${((0x35a7ff + n * 0x1f3d5) & 0xffffff).toString(16).padStart(6, '0').toUpperCase()}`;
+  const colorHex = seed.colorHex ?? proposedColour(seed.changeSummary ?? '', n);
   const note = seed.changeSummary ?? `Refresh the primary colour to ${colorHex}`;
   const target = newSkill(
     state,
@@ -78,6 +76,28 @@ export function createEdit(state: SimState, brand: Brand, seed: EditSeed): Edit 
     });
   }
   return edit;
+}
+
+/**
+ * The colour an edit proposes, following what it was asked for: "warmer" gets a warm colour
+ * (an orange to brick red), "cooler" a cool blue; anything else a colour derived from n.
+ */
+export function proposedColour(request: string, n: number): string {
+  if (/\bwarm/i.test(request)) return hslHex(12 + ((n * 7) % 24), 0.68, 0.46);
+  if (/\bcool/i.test(request)) return hslHex(200 + ((n * 7) % 24), 0.6, 0.42);
+  return `#${((0x35a7ff + n * 0x1f3d5) & 0xffffff).toString(16).padStart(6, '0').toUpperCase()}`;
+}
+
+function hslHex(hue: number, sat: number, light: number): string {
+  const a = sat * Math.min(light, 1 - light);
+  const channel = (k0: number): string => {
+    const k = (k0 + hue / 30) % 12;
+    const v = light - a * Math.max(-1, Math.min(k - 3, 9 - k, 1));
+    return Math.round(v * 255)
+      .toString(16)
+      .padStart(2, '0');
+  };
+  return `#${channel(0)}${channel(8)}${channel(4)}`.toUpperCase();
 }
 
 function interaction(state: SimState): Record<string, unknown> {

@@ -1,7 +1,8 @@
 // Derives a plausible brand profile from a brand name, deterministically: the same name always
 // gives the same colours, fonts and logo.
 import type { Logo, Profile, Source } from '../model.ts';
-import { hexToRgb, solidPng } from '../png.ts';
+import { logoArt, type ArtPalette } from '../demo-art.ts';
+import { hexToRgb } from '../png.ts';
 import { hashString } from '../prng.ts';
 
 const PALETTES: Array<Array<{ hex: string; name: string }>> = [
@@ -24,6 +25,21 @@ const PALETTES: Array<Array<{ hex: string; name: string }>> = [
     { hex: '#0B132B', name: 'Midnight' },
     { hex: '#5BC0BE', name: 'Lagoon' },
     { hex: '#E0E1DD', name: 'Fog' },
+  ],
+  [
+    { hex: '#4A2C2A', name: 'Espresso' },
+    { hex: '#D9A566', name: 'Crema' },
+    { hex: '#F3EADB', name: 'Oat' },
+  ],
+  [
+    { hex: '#24453A', name: 'Pine' },
+    { hex: '#D2764A', name: 'Copper' },
+    { hex: '#F4EFE6', name: 'Linen' },
+  ],
+  [
+    { hex: '#0E5E8A', name: 'Ocean' },
+    { hex: '#FF7F6B', name: 'Coral' },
+    { hex: '#FFF6EE', name: 'Shell' },
   ],
 ];
 const FONTS = [
@@ -56,9 +72,20 @@ export function deriveProfile(name: string, instructions: string | null): Profil
   };
 }
 
+/** A profile's colours as the drawn pictures use them: primary, accent, light ground. */
+export function artPalette(profile: Pick<Profile, 'colors'>): ArtPalette {
+  const at = (i: number, fallback: string) => hexToRgb(profile.colors[i]?.hex ?? fallback);
+  return { primary: at(0, '#1F3A5F'), accent: at(1, '#F2A541'), light: at(2, '#F7F4EE') };
+}
+
+/** A drawn logo: a badge and a mark whose shapes and colours follow the brand's name. */
 export function generatedLogo(profile: Profile): Logo {
-  const rgb = hexToRgb(profile.colors[0]?.hex ?? '#808080');
-  return { bytes: solidPng(64, 64, rgb), mimeType: 'image/png', ext: 'png', imageId: null };
+  return {
+    bytes: logoArt(profile.name, artPalette(profile)),
+    mimeType: 'image/png',
+    ext: 'png',
+    imageId: null,
+  };
 }
 
 /** The brand name the service derives from the first source it can read a name from. */
