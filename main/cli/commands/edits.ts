@@ -3,9 +3,9 @@
 // to disk right after (by the export sync's own job); a stale edit brings the brand's current
 // Skill instead.
 import type { Command } from 'commander';
-import { isUuid, type BrandEdit } from '../../engine/api/index.ts';
+import { isUuid } from '../../engine/api/index.ts';
 import {
-  applyEdit,
+  applyEditAndBringSkill,
   discardEdit,
   EditActionError,
   editChangeLines,
@@ -15,8 +15,7 @@ import {
   showEdit,
   type EditDoc,
 } from '../../engine/edits/index.ts';
-import type { Engine } from '../../engine/engine.ts';
-import { bringSkillNow, type SkillDelivery } from '../../engine/export-sync/bring-skill.ts';
+import type { SkillDelivery } from '../../engine/export-sync/bring-skill.ts';
 import { action, type CliDeps } from '../action.ts';
 import type { CliContext } from '../context.ts';
 import { withEngine } from '../engine.ts';
@@ -196,32 +195,39 @@ async function showCommand(ctx: CliContext, command: Command): Promise<void> {
 async function applyCommand(ctx: CliContext, command: Command): Promise<ExitCode> {
   const { brandId, editId } = await brandAndEdit(ctx, command);
   return withEngine(ctx, async (engine) => {
-    let edit: BrandEdit;
-    try {
-      edit = await applyEdit(engine, brandId, editId, ctx.signal);
-    } catch (error) {
-      if (error instanceof EditActionError && error.code === 'BRAND_EDIT_STALE') {
-        // The brand moved on: its current Skill is what belongs on disk.
-        ctx.output.problem(`${error.code}: ${error.message}`);
-        const synced = await bringSkill(ctx, engine, brandId);
-        ctx.output.result(
-          {
-            edit: null,
-            applied: false,
-            error: { code: error.code, message: error.message, data: error.data ?? null },
-            export: synced,
-          },
-          () => exportLine(synced, brandId),
-        );
-        return EXIT.failed;
-      }
-      if (error instanceof EditActionError)
-        throw new CommandFailure(error.code, error.message, error.data);
-      throw error;
+    const applied = await explained(() =>
+      applyEditAndBringSkill(engine, brandId, editId, {
+        signal: ctx.signal,
+        onAnswered: ({ edit, stale }) => {
+          if (stale !== null) ctx.output.problem(`${stale.code}: ${stale.message}`);
+          else ctx.output.note(`Applied edit ${edit.id}: the candidate is now the active brand.`);
+          if (engine.features.some((f) => f.name === 'exports')) {
+            ctx.output.note('Bringing the Brand Skill to disk…');
+          }
+        },
+      }),
+    );
+    const synced = applied.skill;
+    if (synced.ran && !synced.ok) {
+      ctx.output.problem(
+        `the Brand Skill could not be brought to disk (${synced.message}); brand-sync exports sync ${brandId} tries again.`,
+      );
     }
-    const doc = editDoc(edit);
-    ctx.output.note(`Applied edit ${doc.id}: the candidate is now the active brand.`);
-    const synced = await bringSkill(ctx, engine, brandId);
+    if (applied.stale !== null) {
+      // The brand moved on: its current Skill is what was brought to disk.
+      const { code, message, data } = applied.stale;
+      ctx.output.result(
+        {
+          edit: null,
+          applied: false,
+          error: { code, message, data: data ?? null },
+          export: synced,
+        },
+        () => exportLine(synced, brandId),
+      );
+      return EXIT.failed;
+    }
+    const doc = editDoc(applied.edit);
     ctx.output.result({ edit: doc, applied: true, export: synced }, () => [
       `Applied edit ${doc.id} to brand ${brandId} (${doc.status}).`,
       exportLine(synced, brandId),
@@ -230,30 +236,7 @@ async function applyCommand(ctx: CliContext, command: Command): Promise<ExitCode
   });
 }
 
-type ExportOutcomeDoc = SkillDelivery;
-
-/**
- * `brand:skill-changed` (sent by the edit action) queued the export sync's job for the brand;
- * run it now when this build has the export sync, else say which command brings the Skill.
- */
-async function bringSkill(
-  ctx: CliContext,
-  engine: Engine,
-  brandId: string,
-): Promise<ExportOutcomeDoc> {
-  if (engine.features.some((f) => f.name === 'exports')) {
-    ctx.output.note('Bringing the Brand Skill to disk…');
-  }
-  const delivered = await bringSkillNow(engine, brandId, 'edit', ctx.signal);
-  if (delivered.ran && !delivered.ok) {
-    ctx.output.problem(
-      `the Brand Skill could not be brought to disk (${delivered.message}); brand-sync exports sync ${brandId} tries again.`,
-    );
-  }
-  return delivered;
-}
-
-function exportLine(synced: ExportOutcomeDoc, brandId: string): string {
+function exportLine(synced: SkillDelivery, brandId: string): string {
   if (!synced.ran) return synced.message;
   return synced.ok
     ? synced.message

@@ -13,7 +13,7 @@ import type { SourceSpec } from '../brands/creation-request.ts';
 import { retryBrandCreation } from '../brands/retry-creation.ts';
 import {
   answerEdit,
-  applyEdit,
+  applyEditAndBringSkill,
   discardEdit,
   editDoc,
   listEdits,
@@ -289,11 +289,15 @@ export function createHandlers(app: AppRuntime): Handlers {
       };
     },
     applyEdit: async ({ brandId, editId }) => {
-      const e = engine();
-      const id = lookupBrand(store, brandId);
-      const edit = await applyEdit(e, id, editId.toLowerCase());
-      const { ran: _ran, ...skill } = await bringSkillNow(e, id, 'edit');
-      return { edit: editDoc(edit), skill };
+      const applied = await applyEditAndBringSkill(
+        engine(),
+        lookupBrand(store, brandId),
+        editId.toLowerCase(),
+      );
+      // Stale: the brand's current Skill is on disk already; the refusal is the answer.
+      if (applied.stale !== null) throw applied.stale;
+      const { ran: _ran, ...skill } = applied.skill;
+      return { edit: editDoc(applied.edit), skill };
     },
     discardEdit: async ({ brandId, editId }) => {
       const edit = await discardEdit(engine(), lookupBrand(store, brandId), editId.toLowerCase());

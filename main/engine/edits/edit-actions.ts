@@ -124,10 +124,8 @@ export async function applyEdit(
     }
     throw error;
   }
-  await knowBrand(deps, brandId, signal);
-  deps.store.edits.upsert(brandId, edit);
-  await activeSkillNow(deps, brandId, edit, signal);
-  deps.events.emit('edits:changed', { brandId });
+  // The brand's new active Skill is read before the faces are told (the order they knew).
+  await recordEdit(deps, brandId, edit, signal, () => activeSkillNow(deps, brandId, edit, signal));
   deps.events.emit('brand:skill-changed', { brandId, reason: 'edit-applied' });
   // Activity's "Done" says it in words: the person's own act, not a status seen later.
   const brand = deps.store.brands.get(brandId);
@@ -156,9 +154,7 @@ export async function discardEdit(
     }
     throw error;
   }
-  await knowBrand(deps, brandId, signal);
-  deps.store.edits.upsert(brandId, edit);
-  deps.events.emit('edits:changed', { brandId });
+  await recordEdit(deps, brandId, edit, signal);
   return edit;
 }
 
@@ -178,9 +174,7 @@ export async function answerEdit(
   signal?: AbortSignal,
 ): Promise<BrandEdit> {
   const edit = await deps.client.answerEdit(brandId, editId, answer, { signal });
-  await knowBrand(deps, brandId, signal);
-  deps.store.edits.upsert(brandId, edit);
-  deps.events.emit('edits:changed', { brandId });
+  await recordEdit(deps, brandId, edit, signal);
   return edit;
 }
 
@@ -275,6 +269,23 @@ async function stateConflict(
       status: status ?? null,
     },
   );
+}
+
+/**
+ * The one way an action's answer reaches the store: under its (known) brand, then told to
+ * the faces. Apply, discard and answer all go through here.
+ */
+async function recordEdit(
+  deps: EditDeps,
+  brandId: string,
+  edit: BrandEdit,
+  signal: AbortSignal | undefined,
+  beforeTelling?: () => Promise<void>,
+): Promise<void> {
+  await knowBrand(deps, brandId, signal);
+  deps.store.edits.upsert(brandId, edit);
+  await beforeTelling?.();
+  deps.events.emit('edits:changed', { brandId });
 }
 
 /**

@@ -21,6 +21,12 @@ export {
   type EditListing,
 } from './edit-actions.ts';
 export {
+  applyEditAndBringSkill,
+  type AppliedEdit,
+  type ApplyAnswer,
+  type ApplyEditOptions,
+} from './apply-edit.ts';
+export {
   describeEditState,
   EDIT_STATES,
   editDoc,
