@@ -129,7 +129,8 @@ export class SimulatorControl {
       const fileSize = item.content?.length ?? item.fileSize ?? 4096;
       const now = state.now();
       const visual = type === 'image' || type === 'video';
-      const content = item.content ?? syntheticBytes(id, type, fileSize);
+      const durationMs = item.durationMs ?? (visual && type !== 'video' ? null : 12_000);
+      const content = item.content ?? syntheticBytes(id, type, fileSize, durationMs);
       const mimeType = item.mimeType ?? MIME_BY_TYPE[type] ?? 'application/octet-stream';
       state.media.add({
         id,
@@ -138,7 +139,7 @@ export class SimulatorControl {
         brandId,
         mimeType,
         fileSize,
-        durationMs: item.durationMs ?? (visual && type !== 'video' ? null : 12_000),
+        durationMs,
         width: item.width ?? (visual ? 1600 : null),
         height: item.height ?? (visual ? 900 : null),
         description: item.description ?? null,

@@ -78,10 +78,11 @@ const DEFAULT_TYPES = [
 const DEFAULT_SOURCES = ['uploaded', 'scraped', 'generated'];
 const BULK_ID = /^([0-9a-f]{8})-0000-4000-8000-([0-9a-f]{12})$/;
 
+// The types of the bytes media-content.ts makes for them (a browser plays them).
 export const MIME_BY_TYPE: Record<string, string> = {
   image: 'image/png',
-  video: 'video/mp4',
-  audio: 'audio/mpeg',
+  video: 'video/webm',
+  audio: 'audio/wav',
 };
 
 class BrandLibrary {
