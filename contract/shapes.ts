@@ -141,6 +141,13 @@ export const libraryItemDoc = z.object({
    * else one made of its description (or type and ID) and the extension of its type.
    */
   name: z.string(),
+  /**
+   * The brand-folder path of the local file it was uploaded from (the local index, by image ID
+   * and so by hash: every local copy of uploaded bytes carries their image ID); null: none.
+   */
+  localPath: z.string().nullable().optional(),
+  /** What the window calls it: the local file's name, else its description, else a plain label. */
+  caption: z.string().optional(),
 });
 export type LibraryItemDoc = z.infer<typeof libraryItemDoc>;
 

@@ -53,6 +53,31 @@ export function libraryItemName(item: {
   return `${stem}.${ext}`;
 }
 
+const PLAIN_LABEL: Record<string, string> = {
+  image: 'Untitled image',
+  video: 'Untitled video',
+  audio: 'Untitled audio',
+};
+
+/**
+ * What the window names an item by (tiles, list rows, details, the palette): the name of the
+ * local file it was uploaded from, else its description, else a plain label of its kind. Never
+ * its source ("uploaded", "generated") alone, which names no item.
+ */
+export function libraryItemCaption(item: {
+  type: string;
+  description: string | null;
+  fileName: string | null;
+}): string {
+  if (item.fileName !== null) {
+    const base = path.posix.basename(item.fileName);
+    if (base !== '') return base;
+  }
+  const description = item.description?.replace(/\s+/g, ' ').trim() ?? '';
+  if (description !== '') return description;
+  return PLAIN_LABEL[item.type] ?? 'Untitled item';
+}
+
 function safe(text: string): string {
   const clean = text.replace(/[^\p{L}\p{N}]+/gu, '');
   return clean === '' ? 'item' : clean;

@@ -3,7 +3,7 @@
 // filter, and the total for a virtual list's height.
 import type { LibraryItemDoc, LibraryPageDoc } from '../../../contract/index.ts';
 import type { LibraryItem, Store } from '../store/index.ts';
-import { libraryItemName } from './library-item-name.ts';
+import { libraryItemCaption, libraryItemName } from './library-item-name.ts';
 import { iso } from './status.ts';
 
 export function libraryItemDoc(store: Store, item: LibraryItem): LibraryItemDoc {
@@ -23,6 +23,8 @@ export function libraryItemDoc(store: Store, item: LibraryItem): LibraryItemDoc 
     cached: store.mediaCache.get(item.id) !== undefined,
     file: { area: 'media', brandId: item.brandId, path: item.id },
     name: libraryItemName(item),
+    localPath: item.fileName,
+    caption: libraryItemCaption(item),
   };
 }
 
