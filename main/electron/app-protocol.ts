@@ -20,12 +20,15 @@ export const APP_ORIGIN = `${APP_SCHEME}://${APP_HOST}`;
 
 /**
  * The scheme's privileges, registered before the app is ready: a standard, secure origin with
- * fetch. Never `bypassCSP` (the CSP of every answer must hold), `corsEnabled` or service workers.
+ * fetch, and `stream` so that the Library's audio and video play from the media cache (a
+ * custom scheme's media does not load without it). Never `bypassCSP` (the CSP of every answer
+ * must hold), `corsEnabled` or service workers.
  */
 export const APP_SCHEME_PRIVILEGES = {
   standard: true,
   secure: true,
   supportFetchAPI: true,
+  stream: true,
 } as const;
 
 /**

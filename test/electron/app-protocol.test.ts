@@ -216,5 +216,10 @@ test.each([
 });
 
 test('the scheme is a standard secure origin that never bypasses the CSP', () => {
-  expect(APP_SCHEME_PRIVILEGES).toEqual({ standard: true, secure: true, supportFetchAPI: true });
+  expect(APP_SCHEME_PRIVILEGES).toEqual({
+    standard: true,
+    secure: true,
+    supportFetchAPI: true,
+    stream: true,
+  });
 });

@@ -11,6 +11,16 @@ test('the sandbox is on for every renderer and app:// is registered without bypa
   );
   expect(calls).toEqual([
     'enableSandbox',
-    [{ scheme: 'app', privileges: { standard: true, secure: true, supportFetchAPI: true } }],
+    [
+      {
+        scheme: 'app',
+        privileges: {
+          standard: true,
+          secure: true,
+          supportFetchAPI: true,
+          stream: true,
+        },
+      },
+    ],
   ]);
 });
