@@ -1,6 +1,7 @@
 // The engine: one object that the CLI, the headless host and the Electron host all drive.
 // It owns the store, the API client and the durable queue, and wires the features (brands,
 // account, Library, folders, Brand Skills) into them. No Electron, no UI here.
+import type { BridgeEvent } from '../../contract/index.ts';
 import type { ApiClient } from './api/index.ts';
 import { registerAccountRefresh, refreshAccountKind } from './account-refresh.ts';
 import { registerBrandRefresh, refreshBrandsKind } from './brand-refresh.ts';
@@ -11,7 +12,7 @@ import { z } from 'zod';
 import { PAUSE_FOLLOW_MS, recordPause } from './pause.ts';
 import { activeJobStates, defineSetting, openStore, queuePausedSetting } from './store/index.ts';
 import { rateLimitedUntilSetting } from './store/setting.ts';
-import type { JobRecord, Store } from './store/index.ts';
+import type { Brand, JobError, JobRecord, Store } from './store/index.ts';
 import {
   runSyncPass,
   type FeatureReport,
@@ -37,6 +38,16 @@ export interface JobSubject {
   subject: string;
 }
 
+/** Where a feature tells the faces what one of its settled jobs changed (the bridge's events). */
+export interface JobFeed {
+  push(event: BridgeEvent): void;
+  /**
+   * A brand's status as learned now: a change to ready or failed is a notification.
+   * `createdHere`: known from its creation on, so only its end is news.
+   */
+  brandSeen(brand: Brand, options?: { createdHere?: boolean }): void;
+}
+
 export interface EngineFeature {
   readonly name: string;
   /** Enqueues this feature's share of a full reconcile (sync --once, start-up, periodic). */
@@ -46,6 +57,12 @@ export interface EngineFeature {
   stop?(): void | Promise<void>;
   /** Names a job of this feature for reports; undefined when the job is not its own. */
   describe?(job: JobRecord): JobSubject | undefined;
+  /**
+   * Tells the faces what one of this feature's jobs changed once it settled (done, or failed
+   * with `error`), beyond the job's own event; does nothing for a job not its own. Each
+   * feature maps its own jobs, so the event feed knows no feature's job kinds.
+   */
+  announce?(job: JobRecord, feed: JobFeed, error?: JobError): void;
   /**
    * A sync pass begins: keep what report() will need until the release (a feature whose
    * report needs memory keeps nothing while no pass is running).
@@ -277,6 +294,11 @@ function coreFeature(parts: EngineParts): EngineFeature {
       if (job.kind === refreshAccountKind) return { area: 'credits', subject: 'workspaces' };
       if (job.kind === refreshBrandsKind) return { area: 'brands', subject: 'list' };
       return undefined;
+    },
+    announce(job, feed) {
+      if (job.state !== 'done') return;
+      if (job.kind === refreshBrandsKind) feed.push({ type: 'brand', brandId: job.brandId });
+      if (job.kind === refreshAccountKind) feed.push({ type: 'credits' });
     },
   };
 }

@@ -1,17 +1,13 @@
 // What the engine does, as the bridge's numbered events: a job moved, a brand's files or
 // Library or Brand Skill changed, credits, the queue, the connection; plus the few moments
 // worth a notification (a Brand Skill updated, a brand ready or failed, an upload failed,
-// the key refused). Events are hints: a face asks its query again for the truth.
+// the key refused). Events are hints: a face asks its query again for the truth. What a
+// settled job changed is each feature's to say (EngineFeature.announce): this feed knows no
+// feature's job kinds.
 import type { BridgeEvent } from '../../../contract/index.ts';
-import { refreshAccountKind } from '../account-refresh.ts';
-import { refreshBrandsKind } from '../brand-refresh.ts';
-import { createBrandKind } from '../brands/index.ts';
-import { refreshEditsKind } from '../edits/edits-feature.ts';
-import type { Engine } from '../engine.ts';
-import { exportSyncKind } from '../export-sync/index.ts';
-import { LOGO_KIND, UPLOAD_KIND } from '../folder-sync/file-keys.ts';
+import type { Engine, JobFeed } from '../engine.ts';
 import type { QueueStatus } from '../queue/queue-events.ts';
-import { brandDisplayName, type Brand, type JobRecord } from '../store/index.ts';
+import { brandDisplayName, type Brand, type JobError, type JobRecord } from '../store/index.ts';
 import type { EventJournal } from './event-journal.ts';
 
 /** Progress of one job at most this often; the last state always goes out. */
@@ -70,15 +66,7 @@ export function feedEvents(engine: Engine, journal: EventJournal): () => void {
     q.on('job:failed', ({ job: r, error }) => {
       progressAt.delete(r.id);
       job(r);
-      if (r.kind === UPLOAD_KIND && r.brandId !== null) {
-        push({
-          type: 'notify',
-          kind: 'upload-failed',
-          title: 'An upload failed',
-          message: `${engine.describe(r).subject}: ${error.message}`,
-          brandId: r.brandId,
-        });
-      }
+      settled(r, error);
     }),
     q.on('queue:status', (status) => queueChanged(status)),
     engine.client.rateGate.onChange(() => push({ type: 'queue' })),
@@ -130,7 +118,9 @@ export function feedEvents(engine: Engine, journal: EventJournal): () => void {
   );
 
   /** A brand's status as the engine learned it: a change to ready or failed is worth a notification. */
-  function brandSeen(brand: Brand): void {
+  function brandSeen(brand: Brand, options: { createdHere?: boolean } = {}): void {
+    // A brand created here is known from its creation on: only its end is news.
+    if (options.createdHere === true && !statuses.has(brand.id)) statuses.set(brand.id, null);
     const before = statuses.get(brand.id);
     statuses.set(brand.id, brand.status);
     if (before === undefined || before === brand.status) return;
@@ -153,50 +143,10 @@ export function feedEvents(engine: Engine, journal: EventJournal): () => void {
     }
   }
 
-  function settled(record: JobRecord): void {
-    const brandId = record.brandId;
-    switch (record.kind) {
-      case createBrandKind: {
-        const id = (record.result as { brandId?: string } | null)?.brandId ?? brandId;
-        const brand = id ? engine.store.brands.get(id) : undefined;
-        if (brand !== undefined) {
-          // A brand created here is known from its creation on: only its end is news.
-          if (record.kind === createBrandKind && !statuses.has(brand.id))
-            statuses.set(brand.id, null);
-          brandSeen(brand);
-        }
-        push({ type: 'brand', brandId: id ?? null });
-        break;
-      }
-      case refreshBrandsKind:
-        push({ type: 'brand', brandId });
-        break;
-      case refreshAccountKind:
-        push({ type: 'credits' });
-        break;
-      case refreshEditsKind:
-        if (brandId !== null) push({ type: 'edits', brandId });
-        break;
-      case LOGO_KIND:
-        push({ type: 'brand', brandId });
-        break;
-      case exportSyncKind: {
-        if (brandId === null) break;
-        push({ type: 'skill', brandId });
-        const outcome = (record.result as { outcome?: string } | null)?.outcome;
-        if (outcome === 'installed') {
-          const brand = engine.store.brands.get(brandId);
-          push({
-            type: 'notify',
-            kind: 'skill-updated',
-            title: `New Brand Skill for ${brand ? brandDisplayName(brand) : 'a brand'}`,
-            message: 'The latest Brand Skill is unpacked in its folder.',
-            brandId,
-          });
-        }
-        break;
-      }
-    }
+  const feed: JobFeed = { push, brandSeen };
+  /** The feature whose job settled says what it changed. */
+  function settled(record: JobRecord, error?: JobError): void {
+    for (const feature of engine.features) feature.announce?.(record, feed, error);
   }
 
   let offlineSince: number | null = null;

@@ -32,6 +32,13 @@ function createFeature(parts: EngineParts): EngineFeature {
         subject: payload.request ? requestLabel(payload.request) : (job.key ?? `#${job.id}`),
       };
     },
+    announce(job, feed) {
+      if (job.kind !== createBrandKind || job.state !== 'done') return;
+      const id = (job.result as { brandId?: string } | null)?.brandId ?? job.brandId;
+      const brand = id ? parts.store.brands.get(id) : undefined;
+      if (brand !== undefined) feed.brandSeen(brand, { createdHere: true });
+      feed.push({ type: 'brand', brandId: id ?? null });
+    },
     report(since) {
       const recent = created.filter((c) => c.at >= since).map((c) => c.result);
       if (recent.length === 0) return { summary: [], created: [] };

@@ -178,6 +178,10 @@ function createBrandEdits(parts: EngineParts): EngineFeature {
       const brand = store.brands.get(brandId);
       return { area: 'Brand Edits', subject: brand ? brandDisplayName(brand) : brandId };
     },
+    announce(job, feed) {
+      if (job.kind !== refreshEditsKind || job.state !== 'done' || job.brandId === null) return;
+      feed.push({ type: 'edits', brandId: job.brandId });
+    },
     report(since) {
       const recent = [...results.values()].filter((r) => r.at >= since).map((r) => r.result);
       if (recent.length === 0) return { summary: [], brands: [] };

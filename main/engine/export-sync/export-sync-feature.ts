@@ -201,6 +201,20 @@ function createExportSync(parts: EngineParts, options: ExportSyncOptions): Engin
       const brand = store.brands.get(brandId);
       return { area: 'Brand Skill', subject: brand ? brandDisplayName(brand) : brandId };
     },
+    announce(job, feed) {
+      const brandId = job.brandId;
+      if (job.kind !== exportSyncKind || job.state !== 'done' || brandId === null) return;
+      feed.push({ type: 'skill', brandId });
+      if ((job.result as { outcome?: string } | null)?.outcome !== 'installed') return;
+      const brand = store.brands.get(brandId);
+      feed.push({
+        type: 'notify',
+        kind: 'skill-updated',
+        title: `New Brand Skill for ${brand ? brandDisplayName(brand) : 'a brand'}`,
+        message: 'The latest Brand Skill is unpacked in its folder.',
+        brandId,
+      });
+    },
     report(since) {
       const counts = outcomes.count(since, COUNTED);
       return { ...counts, summary: [`Brand Skills: ${countsLine(counts, LABELS)}.`] };

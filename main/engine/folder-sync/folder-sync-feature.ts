@@ -12,6 +12,7 @@ import type {
   EngineParts,
   FeatureFactory,
   FeatureReport,
+  JobFeed,
   JobSubject,
 } from '../engine.ts';
 import { ensureSyncRoot } from '../folders/brand-folders.ts';
@@ -20,7 +21,7 @@ import { PathNormaliser } from '../folders/path-normalise.ts';
 import { DEFAULT_RESCAN_INTERVAL_MS } from '../folders/scanner.ts';
 import { DEFAULT_STABILITY_WINDOW_MS } from '../folders/stability.ts';
 import type { JobKindHandle } from '../queue/index.ts';
-import type { JobRecord } from '../store/index.ts';
+import type { JobError, JobRecord } from '../store/index.ts';
 import { BrandDirs } from './brand-dirs.ts';
 import { FileNotices } from './file-notices.ts';
 import { FilePipeline, type UploadRequest } from './file-pipeline.ts';
@@ -243,6 +244,21 @@ export class FolderSync implements EngineFeature {
       return { area: job.kind === LOGO_KIND ? 'logo' : 'folder', subject: folderOf(brandId) };
     }
     return undefined;
+  }
+
+  announce(job: JobRecord, feed: JobFeed, error?: JobError): void {
+    if (job.kind === LOGO_KIND && job.state === 'done') {
+      feed.push({ type: 'brand', brandId: job.brandId });
+    }
+    if (job.kind === UPLOAD_KIND && job.state === 'failed' && job.brandId !== null) {
+      feed.push({
+        type: 'notify',
+        kind: 'upload-failed',
+        title: 'An upload failed',
+        message: `${this.describe(job)?.subject ?? job.key ?? `#${job.id}`}: ${error?.message ?? job.lastError?.message ?? ''}`,
+        brandId: job.brandId,
+      });
+    }
   }
 
   holdReport(): () => void {
