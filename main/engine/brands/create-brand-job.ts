@@ -16,7 +16,7 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import { z } from 'zod';
-import { duplicateBrandsOf, goneStagedUploads, isBrandSettled } from '../api/index.ts';
+import { duplicateBrandsOf, goneStagedUploads, isApiError, isBrandSettled } from '../api/index.ts';
 import type { Brand, BrandSource, PreparedBrandCreation } from '../api/index.ts';
 import type { EngineParts } from '../engine.ts';
 import { PermanentError } from '../queue/index.ts';
@@ -32,6 +32,12 @@ export const CreateBrandPayload = z.object({
   hash: z.string().min(1),
   /** Follow the brand until it is ready or failed before the job ends. */
   follow: z.boolean().default(false),
+  /**
+   * A retry: the failed brand this creation stands in for. Once the new brand exists the
+   * failed one is deleted on the service and forgotten here, so the two never stand side by
+   * side.
+   */
+  replaces: z.string().min(1).optional(),
 });
 export type CreateBrandPayload = z.infer<typeof CreateBrandPayload>;
 
@@ -41,6 +47,8 @@ export const CREATION_FACTS = {
   /** The body sent with the key: a rerun sends exactly this. */
   body: 'body',
   brandId: 'brandId',
+  /** Set once the failed brand a retry replaces is gone. */
+  replaced: 'replaced',
   upload: (index: number) => `upload.${index}`,
 } as const;
 
@@ -119,6 +127,10 @@ async function runCreation(
     brand = await client.getBrand(brandId, { signal: ctx.signal });
     store.brands.upsertFromService(brand);
   }
+  if (payload.replaces !== undefined && ctx.facts[CREATION_FACTS.replaced] !== true) {
+    await replaceFailedBrand(parts, payload.replaces, ctx.signal);
+    ctx.remember({ [CREATION_FACTS.replaced]: true });
+  }
   if (payload.follow && !isBrandSettled(brand)) {
     brand = await client.waitForBrand(brandId, { signal: ctx.signal });
     store.brands.upsertFromService(brand);
@@ -134,6 +146,41 @@ async function runCreation(
     brand,
     failure: brand.status === 'failed' ? brandFailureAdvice(brand.failure) : null,
   };
+}
+
+/**
+ * The failed brand a retry stands in for: deleted on the service (already gone there is as
+ * good) and forgotten here. Only a brand still failed is deleted; when the service refuses,
+ * it stays, with a notice saying so, and the new brand is made all the same.
+ */
+async function replaceFailedBrand(
+  parts: EngineParts,
+  brandId: string,
+  signal: AbortSignal,
+): Promise<void> {
+  const old = parts.store.brands.get(brandId);
+  if (old === undefined || old.status !== 'failed') return;
+  const name = old.name ?? 'the brand';
+  try {
+    await parts.client.deleteBrand(brandId, { signal });
+  } catch (error) {
+    if (signal.aborted) throw error;
+    if (!isApiError(error) || error.code !== 'BRAND_NOT_FOUND') {
+      parts.events.emit('notice', {
+        level: 'warn',
+        code: 'FAILED_BRAND_KEPT',
+        message: `${name} was created again; the attempt that failed could not be deleted on the service, so it is still listed: delete it from its card.`,
+        brandId,
+      });
+      return;
+    }
+  }
+  parts.store.brands.remove(brandId);
+  parts.events.emit('notice', {
+    level: 'info',
+    code: 'FAILED_BRAND_REPLACED',
+    message: `${name}: the attempt that failed was replaced by the new one.`,
+  });
 }
 
 /** The key and body of this creation: remembered ones, or made now and remembered before any send. */

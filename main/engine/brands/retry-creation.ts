@@ -2,7 +2,8 @@
 // here was asked for (its job's request: sources in order, local files with their hash,
 // instructions, workspace); a brand created elsewhere is known only by the website its
 // record names. The retry is a new creation (a new job, so a new Idempotency-Key, as the
-// interface asks after a failure); the failed brand itself is left as it is on the service.
+// interface asks after a failure); once the new brand exists, the failed one is deleted on the
+// service and forgotten here (create-brand-job.ts), so the two never stand side by side.
 import type { JobQueue } from '../queue/index.ts';
 import type { Store } from '../store/index.ts';
 import {
@@ -61,7 +62,7 @@ export function retryBrandCreation(
     );
   }
   const hash = creationHash(request);
-  const payload: CreateBrandPayload = { request, hash, follow: false };
+  const payload: CreateBrandPayload = { request, hash, follow: false, replaces: brandId };
   const enqueue = { key: createBrandKey(hash), priority: 20 };
   const active = deps.store.jobs.getActiveByKey(enqueue.key);
   if (active !== undefined) return { job: active, mode: 'resumed', payload, enqueue };
