@@ -5,13 +5,14 @@ import {
   brandFailureAdvice,
   BrandCreationInputError,
   checkCreationRequest,
-  createBrandKind,
+  creationSources,
   deleteBrand as deleteBrandOnService,
+  runCreation,
   startBrandCreation,
   type BrandCreationResult,
   type SourceSpec,
 } from '../../engine/brands/index.ts';
-import { runJobNow, type JobRunOutcome } from '../../engine/queue/index.ts';
+import type { JobRunOutcome } from '../../engine/queue/index.ts';
 import { action, type CliDeps } from '../action.ts';
 import type { CliContext } from '../context.ts';
 import { withEngine } from '../engine.ts';
@@ -143,17 +144,12 @@ interface CreateOptions {
 
 /** The sources in the order the service reads them: the website, the PDFs, then Instagram. */
 function sourcesOf(options: CreateOptions): SourceSpec[] {
-  const sources: SourceSpec[] = [
-    { kind: 'website', url: requireUrl(options.website, '--website') },
-  ];
-  for (const pdf of options.pdf) {
-    sources.push(
-      /^[a-z][a-z0-9+.-]*:\/\//i.test(pdf) ? { kind: 'pdf', url: pdf } : { kind: 'pdf', path: pdf },
-    );
-  }
-  if (options.instagram !== undefined)
-    sources.push({ kind: 'instagram', url: requireUrl(options.instagram, '--instagram') });
-  return sources;
+  return creationSources({
+    website: requireUrl(options.website, '--website'),
+    pdfs: options.pdf,
+    instagram:
+      options.instagram === undefined ? undefined : requireUrl(options.instagram, '--instagram'),
+  });
 }
 
 async function createBrand(ctx: CliContext, command: Command): Promise<ExitCode> {
@@ -183,13 +179,7 @@ async function createBrand(ctx: CliContext, command: Command): Promise<ExitCode>
     if (options.wait) {
       ctx.output.note('Creating the brand; waiting while the service analyses its sources…');
     }
-    const outcome = await runJobNow(
-      engine.queue,
-      createBrandKind,
-      started.payload,
-      started.enqueue,
-      { signal: ctx.signal },
-    );
+    const outcome = await runCreation(engine, started, ctx.signal);
     const result = creationResult(outcome);
     let brand = result.brand;
     if (options.wait && !isBrandSettled(brand)) {

@@ -5,11 +5,11 @@ import path from 'node:path';
 import type { ChannelName, Output, ParsedInput, SessionDoc } from '../../../contract/index.ts';
 import {
   checkCreationRequest,
-  createBrandKind,
+  creationSources,
   deleteBrand,
+  runCreation,
   startBrandCreation,
 } from '../brands/index.ts';
-import type { SourceSpec } from '../brands/creation-request.ts';
 import { retryBrandCreation } from '../brands/retry-creation.ts';
 import {
   answerEdit,
@@ -34,7 +34,7 @@ import {
   quoteImageEdit,
   type ImageEditState,
 } from '../images/index.ts';
-import { runJobNow, type JobRunOutcome } from '../queue/index.ts';
+import type { JobRunOutcome } from '../queue/index.ts';
 import type { Brand } from '../store/index.ts';
 import { activityView, jobDoc } from '../views/activity-view.ts';
 import {
@@ -247,22 +247,18 @@ export function createHandlers(app: AppRuntime): Handlers {
     },
     createBrand: async (input) => {
       const e = engine();
-      const sources: SourceSpec[] = [];
-      if (input.website) sources.push({ kind: 'website', url: input.website });
-      if (input.instagram) sources.push({ kind: 'instagram', url: input.instagram });
-      for (const pdf of input.pdfs ?? []) {
-        sources.push(
-          /^https?:\/\//i.test(pdf) ? { kind: 'pdf', url: pdf } : { kind: 'pdf', path: pdf },
-        );
-      }
       const request = await checkCreationRequest({
-        sources,
+        sources: creationSources({
+          website: input.website || undefined,
+          pdfs: input.pdfs,
+          instagram: input.instagram || undefined,
+        }),
         ...(input.instructions !== undefined ? { instructions: input.instructions } : {}),
         ...(input.allowDuplicate ? { allowDuplicate: true } : {}),
         ...(input.workspaceId !== undefined ? { workspaceId: input.workspaceId } : {}),
       });
       const started = startBrandCreation(e, request);
-      const outcome = await runJobNow(e.queue, createBrandKind, started.payload, started.enqueue);
+      const outcome = await runCreation(e, started);
       const result = settledResult(outcome) as { brandId?: string } | null;
       if (result?.brandId) app.followBrand(result.brandId);
       await e.reconcile();
@@ -271,7 +267,7 @@ export function createHandlers(app: AppRuntime): Handlers {
     retryBrand: async ({ brandId }) => {
       const e = engine();
       const started = retryBrandCreation(e, lookupBrand(store, brandId));
-      const outcome = await runJobNow(e.queue, createBrandKind, started.payload, started.enqueue);
+      const outcome = await runCreation(e, started);
       const result = settledResult(outcome) as { brandId?: string } | null;
       if (result?.brandId) app.followBrand(result.brandId);
       await e.reconcile();

@@ -21,5 +21,6 @@ export {
   type SourceSpec,
 } from './creation-request.ts';
 export { startBrandCreation, type StartedCreation } from './start-creation.ts';
+export { creationSources, runCreation, type CreationSources } from './create-brand-now.ts';
 export { brandFailureAdvice, type BrandFailureAdvice } from './brand-failure.ts';
 export { deleteBrand, type DeletedBrandResult } from './delete-brand.ts';
