@@ -12,7 +12,8 @@ import { startHeadlessHost, type HeadlessHost } from '../../main/headless/index.
 import { startSimulator, type Simulator } from '../../simulator/index.ts';
 
 export const KEY = 'sk-bridge-test-7d1c9e0b2a';
-export const RENDERER = path.resolve('dist/renderer');
+// BRAND_SYNC_RENDERER_DIR: a build of one's own (engineers sharing a tree build apart).
+export const RENDERER = path.resolve(process.env.BRAND_SYNC_RENDERER_DIR || 'dist/renderer');
 
 export function memoryKeyStore(): KeyStore & { entries: Map<string, string> } {
   const entries = new Map<string, string>();
