@@ -27,6 +27,7 @@ beforeEach(async () => {
       { type: 'image', content: bytes(2), description: 'two' },
       { type: 'image', content: bytes(3), description: 'three' },
       { type: 'video', content: bytes(4), description: 'four' },
+      { type: '3d-model', content: bytes(5), description: 'five' },
     ],
   }).ids;
   await new LibraryMirror({ store, source: h.client }).syncBrand(brand);
@@ -80,11 +81,14 @@ describe('media cache', () => {
     expect(c.cached(ids[2]!)).not.toBeNull();
   });
 
-  it('refuses what it cannot cache, with a reason', async () => {
+  it('keeps videos and audio too (the window plays them from here); refuses another type, with a reason', async () => {
     const c = cache();
-    await expect(c.get(ids[3]!)).rejects.toMatchObject({
+    const video = await c.get(ids[3]!);
+    expect(readFileSync(video.path)).toEqual(bytes(4));
+    expect(c.cached(ids[3]!)?.path).toBe(video.path);
+    await expect(c.get(ids[4]!)).rejects.toMatchObject({
       code: 'NOT_CACHEABLE',
-      message: expect.stringContaining('video'),
+      message: expect.stringContaining('3d-model'),
     });
     await expect(c.get('no-such-item')).rejects.toMatchObject({ code: 'ITEM_NOT_FOUND' });
   });

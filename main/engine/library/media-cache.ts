@@ -1,4 +1,4 @@
-// Offline copies of Library images in the data dir, capped in size: when a new file
+// Offline copies of Library images, videos and audio in the data dir, capped in size: when a new file
 // pushes the total over the cap (a setting), the least recently viewed go first.
 // A file is written completely (the downloader writes `.part` and renames) before its
 // row exists; reconcile() removes what a crash left between the two.
@@ -34,6 +34,9 @@ export interface MediaCacheOptions {
   dir: string;
   download: DownloadFile;
 }
+
+/** What the window shows or plays from the cache (a type the service adds later is not). */
+const CACHEABLE = new Set(['image', 'video', 'audio']);
 
 export class MediaCache {
   readonly dir: string;
@@ -129,10 +132,10 @@ export class MediaCache {
     const item = this.store.library.get(itemId);
     if (item === undefined)
       throw new MirrorError('ITEM_NOT_FOUND', `Library item ${itemId} is not in the mirror.`);
-    if (item.type !== 'image' || item.url === null) {
+    if (!CACHEABLE.has(item.type) || item.url === null) {
       throw new MirrorError(
         'NOT_CACHEABLE',
-        `Library item ${itemId} (${item.type}) ${item.url === null ? 'has no URL' : 'is not an image'}; only images are cached.`,
+        `Library item ${itemId} (${item.type}) ${item.url === null ? 'has no URL' : 'is not an image, a video or audio'}; only those are cached.`,
       );
     }
     // Two-level fan-out keeps directories small; the name is the item ID (a UUID from the service).
