@@ -56,6 +56,18 @@ describe.skipIf(chromiumMissing !== null)(
       await done.getByText(/^Checked with the service at \d/).waitFor({ timeout: 20_000 });
       const doneText = (await done.textContent()) ?? '';
       expect(doneText).not.toMatch(/Refresh-brands|Credits: workspaces|Library: |Brand Edits: /);
+      // The brand folders made at start fold into one line, the folders behind its disclosure.
+      const folders = done.locator('details', { hasText: /^Set up \d+ brand folders/ });
+      await folders.waitFor({ timeout: 20_000 });
+      expect(await done.textContent()).not.toContain('Created the folder');
+      expect(await done.locator('li', { hasText: 'brand folders' }).count()).toBe(1);
+      await folders.locator('summary').click();
+      await folders
+        .getByRole('listitem')
+        .filter({ hasText: /^Northwind Coffee$/ })
+        .waitFor();
+      expect(await folders.getByRole('listitem').count()).toBeGreaterThanOrEqual(2);
+      await folders.locator('summary').click();
 
       // Three files into Lumen Labs: one line in words, not three jobs.
       const folder = path.join(bridge.root, 'Lumen Labs');

@@ -1,6 +1,7 @@
 // The Activity page as an inbox: what needs the person, what moves now, and what changed for
 // them, in words. Housekeeping (brand listings, Library refreshes, credit and edit checks,
-// folder scans, Brand Skill checks) is not news: it folds into one "checked" line.
+// folder scans, Brand Skill checks) is not news: it folds into one "checked" line, and the
+// brand folders made on the way fold into one "Set up N brand folders" line.
 import type { ActivityDoc, JobDoc } from '../../../../contract/index.ts';
 import { plural } from './format.ts';
 
@@ -44,7 +45,13 @@ export interface DoneItem {
   at: string;
   text: string;
   tone: 'info' | 'warn' | 'error';
+  /** What a folded line stands for, shown behind a disclosure (the folders' names). */
+  details?: string[];
 }
+
+/** The engine's note of a brand folder it made: one "Set up" line for all of them. */
+const FOLDER_CREATED = 'BRAND_FOLDER_CREATED';
+const FOLDER_NAME = /^Created the folder "(.+)" for brand /;
 
 /** The folder part of an upload's subject ("Lumen Labs/poster.png" → "Lumen Labs"). */
 function folderOf(subject: string): string {
@@ -107,14 +114,33 @@ export function doneItems(doc: ActivityDoc): DoneItem[] {
       tone: 'info',
     });
   }
+  const folders = { names: [] as string[], at: '' };
   for (const entry of doc.log) {
     if (QUIET_CODES.has(entry.code)) continue;
+    if (entry.code === FOLDER_CREATED) {
+      const name = FOLDER_NAME.exec(entry.message)?.[1] ?? entry.message;
+      if (!folders.names.includes(name)) folders.names.push(name);
+      if ((entry.at ?? '') > folders.at) folders.at = entry.at ?? '';
+      continue;
+    }
     if (entry.level !== 'info' && JOB_FAILURE.test(entry.message)) continue;
     items.push({
       key: `log-${entry.id}`,
       at: entry.at ?? '',
       text: noticeWords(entry.code, entry.message),
       tone: entry.level === 'error' ? 'error' : entry.level === 'warn' ? 'warn' : 'info',
+    });
+  }
+  if (folders.names.length > 0) {
+    items.push({
+      key: 'folders',
+      at: folders.at,
+      text:
+        folders.names.length === 1
+          ? `Set up the folder ${folders.names[0]}`
+          : `Set up ${plural(folders.names.length, 'brand folder')}`,
+      tone: 'info',
+      details: folders.names.sort((a, b) => a.localeCompare(b)),
     });
   }
   return items.sort((a, b) => (a.at < b.at ? 1 : a.at > b.at ? -1 : 0));
