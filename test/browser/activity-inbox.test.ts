@@ -169,6 +169,25 @@ describe.skipIf(chromiumMissing !== null)(
       // Without a logo (a brand still being analysed, one that failed): a monogram.
       const mono = card(page, withoutLogo!.name).locator('.cover .monogram');
       await expect.poll(() => mono.innerText()).toMatch(/^\p{Lu}{1,2}$/u);
+      // The picture as a person sees it once settled: every ready brand's logo in place.
+      await expect
+        .poll(
+          async () =>
+            ((await bridge.ok('status')).brands as { status: string; logo: unknown }[]).filter(
+              (b) => b.status === 'ready' && b.logo === null,
+            ).length,
+          { timeout: 30_000 },
+        )
+        .toBe(0);
+      for (const b of (await bridge.ok('status')).brands as { name: string; logo: unknown }[]) {
+        if (b.logo === null) continue;
+        const logo = card(page, b.name).locator('.cover img');
+        await expect
+          .poll(() => logo.evaluate((el) => (el as { complete: boolean }).complete), {
+            timeout: 20_000,
+          })
+          .toBe(true);
+      }
       await expectAccessible(page, 'brands');
       await screenshot(page, 'brand-cards', { dark: true });
     });
