@@ -36,6 +36,8 @@ if (
     // Not re-executed: it runs as it is.
   }
 }
+const { enableCompileCache } = await import('./compile-cache.js');
+enableCompileCache();
 const { entryToRun } = await import('./verified-build.js');
 const entry = entryToRun();
 if (entry.error) {
