@@ -107,13 +107,21 @@ function createLibraryFeature(parts: EngineParts, options: LibraryFeatureOptions
   // A refresh asked for while the brand's sync runs: that run may have read the first page
   // already, so one more follows it.
   const again = new Set<string>();
+  // The refresh each brand has queued: while it waits, asking again would find it and change
+  // nothing (same key, same priority), yet cost a durable commit. A burst of 1,000 uploads
+  // asks once, not 1,000 times; one read of the job by its id tells that it still waits.
+  const waiting = new Map<string, number>();
   const refreshSoon = (brandId: string, delayMs: number): void => {
+    const queued = waiting.get(brandId);
+    if (queued !== undefined && store.jobs.get(queued)?.state === 'queued') return;
     const brand = store.brands.get(brandId);
     if (brand === undefined || brand.deletedRemotely) return;
     const { job, created } = handle.enqueue(
       { brandId, mode: mirror.modeFor(brandId) },
       { ...librarySyncKey(brandId), runAt: parts.now() + delayMs },
     );
+    if (job.state === 'queued') waiting.set(brandId, job.id);
+    else waiting.delete(brandId);
     if (!created && job.state === 'running') again.add(brandId);
   };
   const refreshAfterUpload = (brandId: string): void =>
