@@ -71,6 +71,20 @@ async function startSim(): Promise<SimProcess> {
 const seedBrand = (sim: SimProcess, name: string) =>
   sim.control<{ id: string }>('seedBrand', { name, status: 'ready' });
 
+/**
+ * Deleted through the interface once its run is over: each `sync --once` then finds only its
+ * own brand on the service, as a person's first sync of one folder would, instead of also
+ * listing and mirroring the Libraries that earlier runs filled.
+ */
+async function deleteBrand(sim: SimProcess, id: string): Promise<void> {
+  const res = await fetch(`${sim.baseUrl}/brands/${id}`, {
+    method: 'DELETE',
+    headers: { 'x-api-key': KEY },
+  });
+  await res.arrayBuffer();
+  if (!res.ok) throw new Error(`DELETE /brands/${id}: ${res.status}`);
+}
+
 /** A valid PNG of about `size` bytes, different for every `n` (a private padding chunk). */
 function png(n: number, size: number, noise: Buffer): Buffer {
   const sig = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
@@ -135,7 +149,9 @@ async function bareFetch(sim: SimProcess, files: string[], concurrency: number):
       }
     }),
   );
-  return performance.now() - start;
+  const ms = performance.now() - start;
+  await deleteBrand(sim, brand.id);
+  return ms;
 }
 
 /** The real bin, `sync --once`, over a brand folder holding the files: spawn to exit. */
@@ -146,7 +162,7 @@ async function syncOnce(
   rep: number,
 ): Promise<number> {
   const name = `App ${rep}`;
-  await seedBrand(sim, name);
+  const brand = await seedBrand(sim, name);
   const root = path.join(work, `root-${rep}`);
   await mkdir(path.join(root, name), { recursive: true });
   for (const file of files)
@@ -173,6 +189,7 @@ async function syncOnce(
   const uploaded = doc.sections.folders?.uploaded?.length ?? 0;
   if (code !== 0 || uploaded !== FILES)
     throw new Error(`sync --once: exit ${code}, ${uploaded} of ${FILES} uploaded`);
+  await deleteBrand(sim, brand.id);
   return ms;
 }
 
