@@ -196,4 +196,6 @@ test('SIGKILL at any moment of download, extraction or swap leaves a complete co
   expect(kills.swap).toBeGreaterThan(0);
   // A download killed midway was resumed from its partial file.
   expect(resumedRequests).toBeGreaterThan(0);
-});
+  // 21 child processes and a tree check after each: about 8 s on a quiet 2-core machine, past
+  // 30 s beside another suite. The limit is there to catch a hang, as in export-sync/crash.
+}, 120_000);

@@ -1,6 +1,23 @@
 // Crash tests: a child process doing the real work, killed with SIGKILL at a chosen
 // moment, and a seeded random source so that a failing round can be replayed.
 import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+// Every child starts from the TypeScript sources. Node's compile cache (a private directory for
+// this test process) spares each start after the first the type stripping and compiling,
+// which on a loaded machine took most of a round: 20 rounds went past the test's time limit.
+// A child killed with SIGKILL writes nothing to it; the cache is keyed by file contents.
+let compileCache: string | undefined;
+function compileCacheDir(): string {
+  if (compileCache === undefined) {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'crash-child-cache-'));
+    process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+    compileCache = dir;
+  }
+  return compileCache;
+}
 
 export interface ChildRun {
   code: number | null;
@@ -15,6 +32,7 @@ export function runChild(script: string, config: unknown, killAfterMs?: number):
   const started = performance.now();
   const proc = spawn(process.execPath, [script, JSON.stringify(config)], {
     stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, NODE_COMPILE_CACHE: compileCacheDir() },
   });
   let output = '';
   proc.stdout.on('data', (d: Buffer) => (output += d.toString()));
