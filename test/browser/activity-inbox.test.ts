@@ -7,6 +7,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { describe, expect, test } from 'vitest';
+import type { Bridge } from '../bridge/harness.ts';
 import { makePng } from '../folders/fixtures.ts';
 import {
   brandId,
@@ -20,6 +21,34 @@ import {
 async function badge(page: Page): Promise<string> {
   const link = page.getByRole('complementary').getByRole('link', { name: /^Activity/ });
   return ((await link.locator('.count').allTextContents())[0] ?? '').replace(/\D/g, '');
+}
+
+/**
+ * What the engine says needs the person: edits waiting and failures. The demo's service may
+ * finish preparing another edit at any moment, so the badge is held to this, not a constant.
+ */
+async function owed(bridge: Bridge): Promise<{ edits: number; failed: number }> {
+  const doc = await bridge.ok('activity');
+  return {
+    edits: (doc.editsWaiting as { count: number }[]).reduce((n, e) => n + e.count, 0),
+    failed: (doc.failed as unknown[]).length,
+  };
+}
+
+/** Polls until the badge shows the engine's count; returns that count. */
+async function badgeAgrees(page: Page, bridge: Bridge): Promise<{ edits: number; failed: number }> {
+  let last = { edits: 0, failed: 0 };
+  await expect
+    .poll(
+      async () => {
+        last = await owed(bridge);
+        const n = last.edits + last.failed;
+        return (await badge(page)) === (n === 0 ? '' : String(n));
+      },
+      { timeout: 20_000 },
+    )
+    .toBe(true);
+  return last;
 }
 
 /** The brand's card on the Brands page. */
@@ -50,7 +79,7 @@ describe.skipIf(chromiumMissing !== null)(
       await expect
         .poll(() => edits.getByRole('link', { name: /^Review/ }).getAttribute('href'))
         .toMatch(/^#\/brand\/.+\/edits$/);
-      await expect.poll(() => badge(page), { timeout: 20_000 }).toBe('2');
+      expect((await badgeAgrees(page, bridge)).edits).toBeGreaterThanOrEqual(2);
 
       // Housekeeping (brand listings, credit and edit checks, Library refreshes) is one line.
       await done.getByText(/^Checked with the service at \d/).waitFor({ timeout: 20_000 });
@@ -90,13 +119,14 @@ describe.skipIf(chromiumMissing !== null)(
       await writeFile(path.join(folder, 'poster.png'), makePng({ width: 5, height: 5, seed: 9 }));
       const failed = needs.locator('li.failed', { hasText: 'poster.png' });
       await failed.waitFor({ timeout: 20_000 });
-      await expect.poll(() => badge(page)).toBe('3');
+      // Counted: the badge holds the failure beside the edits.
+      expect((await badgeAgrees(page, bridge)).failed).toBe(1);
       await expectAccessible(page, 'activity-inbox');
       await screenshot(page, 'activity-inbox', { dark: true });
 
       await failed.getByRole('button', { name: /^Retry/ }).click();
       await done.getByText('4 files uploaded to Lumen Labs').waitFor({ timeout: 20_000 });
-      await expect.poll(() => badge(page)).toBe('2');
+      expect((await badgeAgrees(page, bridge)).failed).toBe(0);
       expect(await needs.locator('li.failed').count()).toBe(0);
       // The failure, retried, is not left behind in "Done" as news either.
       expect(await done.textContent()).not.toContain('not an image the service takes');
@@ -121,22 +151,24 @@ describe.skipIf(chromiumMissing !== null)(
           .filter((e) => e.status === 'awaiting_approval')
           .map((e) => e.id);
       expect(await stillWaiting()).not.toContain(waiting!.id);
-      await expect
-        .poll(async () => {
-          const doc = await bridge.ok('activity');
-          const owed =
-            (doc.editsWaiting as { count: number }[]).reduce((n, e) => n + e.count, 0) +
-            (doc.failed as unknown[]).length;
-          return (await badge(page)) === (owed === 0 ? '' : String(owed));
-        })
-        .toBe(true);
+      await badgeAgrees(page, bridge);
     });
 
     test('brand cards: the logo is the picture, a monogram without one, and the folder named once', async () => {
       const win = await openWindow();
       const { page, bridge } = win;
-      const status = await bridge.ok('status');
-      const brands = status.brands as { name: string; logo: unknown; folder: string | null }[];
+      // A demo brand's logo arrives with its Brand Skill, a while after start on a busy machine.
+      type Row = { name: string; logo: unknown; folder: string | null };
+      let brands: Row[] = [];
+      await expect
+        .poll(
+          async () => {
+            brands = (await bridge.ok('status')).brands as Row[];
+            return brands.some((b) => b.logo !== null && b.folder === b.name);
+          },
+          { timeout: 30_000 },
+        )
+        .toBe(true);
       const withLogo = brands.find((b) => b.logo !== null && b.folder === b.name);
       const withoutLogo = brands.find((b) => b.logo === null);
       expect(withLogo, 'a demo brand with a logo').toBeDefined();
