@@ -80,12 +80,12 @@ export class Art {
 
   ring(cx: number, cy: number, r: number, thickness: number, paint: Paint, alpha = 1): this {
     const o = r + thickness / 2 + 1;
-    return this.#add(
-      (x, y) => Math.abs(len(x - cx, y - cy) - r) - thickness / 2,
-      paint,
-      alpha,
-      [cx - o, cy - o, cx + o, cy + o],
-    );
+    return this.#add((x, y) => Math.abs(len(x - cx, y - cy) - r) - thickness / 2, paint, alpha, [
+      cx - o,
+      cy - o,
+      cx + o,
+      cy + o,
+    ]);
   }
 
   roundRect(

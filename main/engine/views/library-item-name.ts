@@ -30,10 +30,8 @@ export function libraryItemName(item: {
   description: string | null;
   fileName: string | null;
 }): string {
-  if (item.fileName !== null) {
-    const base = path.posix.basename(item.fileName);
-    if (base !== '') return base;
-  }
+  const local = localName(item.fileName);
+  if (local !== null) return local;
   const mime = item.mimeType?.trim().toLowerCase() ?? '';
   const ext =
     EXTENSIONS[mime] ??
@@ -69,13 +67,18 @@ export function libraryItemCaption(item: {
   description: string | null;
   fileName: string | null;
 }): string {
-  if (item.fileName !== null) {
-    const base = path.posix.basename(item.fileName);
-    if (base !== '') return base;
-  }
+  const local = localName(item.fileName);
+  if (local !== null) return local;
   const description = item.description?.replace(/\s+/g, ' ').trim() ?? '';
   if (description !== '') return description;
   return PLAIN_LABEL[item.type] ?? 'Untitled item';
+}
+
+/** The base name of the local file an item came from; null when there is none. */
+function localName(fileName: string | null): string | null {
+  if (fileName === null) return null;
+  const base = path.posix.basename(fileName);
+  return base === '' ? null : base;
 }
 
 function safe(text: string): string {
