@@ -261,12 +261,14 @@ test('a Library item that cannot be had (offline, never cached) is refused in wo
   }
 });
 
-test('a Library item the media cache does not keep (a video) is refused in words', async () => {
+test('a video is fetched into the media cache and dragged like an image (the cache keeps it)', async () => {
   const { items } = await b.ok('library', { brandId: northwind, type: 'video' });
-  const { answer, drags } = await drag(items[0].file);
-  expect(answer).toMatchObject({ ok: false, error: { code: 'FILE_UNAVAILABLE' } });
-  expect(answer.error.message).toMatch(/video cannot be dragged/);
-  expect(drags).toEqual([]);
+  const item = items[0];
+  const { answer, drags } = await drag(item.file);
+  expect(answer).toEqual({ ok: true });
+  const inCache = await mediaFile(b.app, item.id);
+  expect(inCache).not.toBeNull();
+  await expectDragged(drags, item.name, inCache?.path as string);
 });
 
 test('an item not in the Library is refused in words', async () => {
