@@ -4,7 +4,7 @@ import type { SimContext } from './context.ts';
 import { SimError } from './errors.ts';
 
 /**
- * The label of the request's credential. x-api-key wins when both forms arrive (GAPS.md, as the
+ * The label of the request's credential. x-api-key wins when both forms arrive (docs/service.md, Both credential forms, as the
  * REST ref); missing or unknown credentials → 401 UNAUTHORIZED.
  */
 export function authenticate(ctx: SimContext, request: FastifyRequest): string {

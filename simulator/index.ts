@@ -1,5 +1,5 @@
 // The Brand Asset Service simulator: a real HTTP server on 127.0.0.1 serving /v1 as the
-// interface document describes (and GAPS.md assumes), with fault injection, a steppable clock,
+// interface document describes (and docs/service.md assumes), with fault injection, a steppable clock,
 // and a control API. See INTERFACE.md beside this file.
 import type { FastifyInstance } from 'fastify';
 import { SimClock } from './clock.ts';

@@ -1,4 +1,4 @@
-// Rate limiting per API key (GAPS.md: 120 requests a minute by default): a sliding window of
+// Rate limiting per API key (120 requests a minute by default, simulator/INTERFACE.md): a sliding window of
 // `max` requests per `windowMs`, or, with `burst`, a token bucket that holds `burst` requests
 // and refills `max` per `windowMs` (1,000 an hour with a burst of 100). The interface gives no
 // numbers, so a client must not depend on any of them. The window runs on real time by

@@ -94,7 +94,7 @@ export function queryString(query: Record<string, unknown>, name: string): strin
   return raw;
 }
 
-/** The `wait`/`timeout` pair of the polling endpoints (GAPS.md: timeout 1-295 s, default 120). */
+/** The `wait`/`timeout` pair of the polling endpoints (docs/service.md, Image wait parameter name: 1-295 s, default 120). */
 export function waitParams(query: Record<string, unknown>): { wait: boolean; timeoutS: number } {
   return { wait: queryBool(query, 'wait'), timeoutS: queryInt(query, 'timeout', 1, 295, 120) };
 }

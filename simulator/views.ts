@@ -1,5 +1,5 @@
 // What the wire shows: each record turned into the JSON of the interface document (and of the
-// assumptions of GAPS.md where the document is silent).
+// assumptions of docs/service.md where the document is silent).
 import type { MediaRecord } from './library.ts';
 import type { BetaJob, Brand, Edit, ExportRec, ImageRec } from './model.ts';
 import { resolveContent } from './media-content.ts';

@@ -12,7 +12,7 @@ import { serviceAddressProblem } from '../engine/service-address.ts';
 import { CommandFailure, Output, UsageError } from './output.ts';
 import { onSlowdown } from './slowdown-notes.ts';
 
-/** Environment variables the CLI reads (PRODUCT.md). */
+/** Environment variables the CLI reads (docs/product.md). */
 export const ENV = {
   baseUrl: 'BRAND_SYNC_BASE_URL',
   dataDir: 'BRAND_SYNC_DATA_DIR',

@@ -1,10 +1,10 @@
 // How the CLI speaks: human text or one JSON document on stdout, one clear error line on
-// stderr, and the exit codes of PRODUCT.md. Everything written passes the secret filter,
+// stderr, and the exit codes of docs/product.md. Everything written passes the secret filter,
 // so the API key cannot reach the terminal even through a message we did not write.
 import stringWidth from 'string-width';
 import { ApiError, describeApiError } from '../engine/api/index.ts';
 
-/** Exit codes (PRODUCT.md, Command line). */
+/** Exit codes (docs/product.md, The command line is a contract). */
 export const EXIT = { ok: 0, failed: 1, usage: 2 } as const;
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
 

@@ -1,4 +1,4 @@
-// BRAND arguments (PRODUCT.md): resolved by the engine's lookup (views/brand-lookup.ts) in
+// BRAND arguments (docs/product.md): resolved by the engine's lookup (main/engine/views/brand-lookup.ts) in
 // the local store, opened read-only: it works offline, without a key, while the engine
 // runs, and never creates or changes the database. Every command resolves BRAND here.
 import { BrandLookupError, lookupBrand } from '../engine/views/brand-lookup.ts';

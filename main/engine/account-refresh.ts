@@ -1,5 +1,5 @@
 // Workspaces and their credit balances, refreshed as one job. Workspaces come from an
-// assumed endpoint (GAPS.md): where the service lacks it, only the personal workspace is known.
+// assumed endpoint (docs/service.md): where the service lacks it, only the personal workspace is known.
 import { z } from 'zod';
 import type { ApiClient } from './api/index.ts';
 import { isApiError } from './api/index.ts';

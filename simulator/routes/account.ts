@@ -1,4 +1,4 @@
-// GET /credits (document), GET /workspaces and GET /account (GAPS.md, REST ref).
+// GET /credits (document), GET /workspaces and GET /account (docs/service.md, REST ref).
 import type { FastifyInstance } from 'fastify';
 import type { SimContext } from '../context.ts';
 import { queryString } from '../validate.ts';
@@ -14,7 +14,7 @@ export function registerAccountRoutes(app: FastifyInstance, ctx: SimContext): vo
     return { data: { balance: c.balance, unlimited: c.unlimited } };
   });
 
-  // assumed: not in the interface document (GAPS.md "Workspaces and account").
+  // assumed: not in the interface document (docs/service.md "Workspaces and account").
   app.get('/v1/workspaces', async () => {
     const teams = [...state.workspaces.values()].filter((w) => w.accessible);
     return {
@@ -27,7 +27,7 @@ export function registerAccountRoutes(app: FastifyInstance, ctx: SimContext): vo
     };
   });
 
-  // assumed: not in the interface document (GAPS.md "Workspaces and account").
+  // assumed: not in the interface document (docs/service.md "Workspaces and account").
   app.get('/v1/account', async () => ({
     data: { email: state.account.email, name: state.account.name },
   }));

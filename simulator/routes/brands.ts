@@ -64,7 +64,7 @@ export function registerBrandRoutes(app: FastifyInstance, ctx: SimContext): void
           (b) => b.status !== 'failed' && b.workspaceId === workspaceId && siteKey(b.url) === site,
         );
         if (matches.length > 0) {
-          // assumed: not in the interface document (GAPS.md: creation may answer with the matches).
+          // assumed: not in the interface document (docs/service.md: creation may answer with the matches).
           throw new SimError(
             409,
             'DUPLICATE_BRAND',
@@ -86,7 +86,7 @@ export function registerBrandRoutes(app: FastifyInstance, ctx: SimContext): void
     }),
   );
 
-  // assumed: not in the interface document (GAPS.md "GET /brands list shape").
+  // assumed: not in the interface document (docs/service.md "GET /brands list shape").
   app.get('/v1/brands', async (request) => {
     const q = request.query as Record<string, unknown>;
     const limit = queryInt(q, 'limit', 1, 100, 50);

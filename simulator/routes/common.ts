@@ -7,7 +7,7 @@ import { checkIdempotencyKey, fingerprint } from '../idempotency.ts';
 import type { UploadToken } from '../model.ts';
 import { admit } from '../auth.ts';
 
-/** The upload limit of images and logos: 10 MB is 10,000,000 bytes (GAPS.md). */
+/** The upload limit of images and logos: 10 MB is 10,000,000 bytes (docs/service.md, 10 MB upload limit). */
 export const MAX_UPLOAD_BYTES = 10_000_000;
 
 export interface Answer {

@@ -1,4 +1,4 @@
-// Brand Edits: apply and discard (document), list and get with wait (GAPS.md, assumed).
+// Brand Edits: apply and discard (document), list and get with wait (docs/service.md, assumed).
 import type { FastifyInstance } from 'fastify';
 import type { SimContext } from '../context.ts';
 import { pageBySeq } from '../cursor.ts';
@@ -51,7 +51,7 @@ export function registerEditRoutes(app: FastifyInstance, ctx: SimContext): void 
     },
   );
 
-  // assumed: not in the interface document (GAPS.md "Listing Brand Edits").
+  // assumed: not in the interface document (docs/service.md "Listing Brand Edits").
   app.get<{ Params: { id: string } }>('/v1/brands/:id/edits', async (request) => {
     const brand = brandOr404(state, request.params.id);
     const q = request.query as Record<string, unknown>;
@@ -66,7 +66,7 @@ export function registerEditRoutes(app: FastifyInstance, ctx: SimContext): void 
     return { data: { items: page.map((e) => editView(state, e)), nextCursor, hasMore } };
   });
 
-  // assumed: not in the interface document (GAPS.md "Listing Brand Edits").
+  // assumed: not in the interface document (docs/service.md "Listing Brand Edits").
   app.get<{ Params: EditParams }>('/v1/brands/:id/edits/:editId', async (request, reply) => {
     const { wait, timeoutS } = waitParams(request.query as Record<string, unknown>);
     const brand = brandOr404(state, request.params.id);

@@ -56,7 +56,7 @@ export function registerFileRoutes(app: FastifyInstance, ctx: SimContext): void 
     },
   );
 
-  // The short image URL: a redirect to the file (GAPS: "imageUrl ... /img/<image_id>").
+  // The short image URL: a redirect to the file (simulator/INTERFACE.md, Images: `${origin}/img/<id>`).
   app.get<{ Params: { id: string } }>('/img/:id', none, async (request, reply) => {
     const image = findImage(state, request.params.id);
     if (!image || image.status !== 'completed')

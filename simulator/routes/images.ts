@@ -67,7 +67,7 @@ export function registerImageRoutes(app: FastifyInstance, ctx: SimContext): void
     },
   );
 
-  // assumed: not in the interface document (GAPS.md "POST /images/uploads (remote image)").
+  // assumed: not in the interface document (docs/service.md "Remote image").
   // The simulator fetches nothing: the URL decides the result. A URL containing
   // fail-DOWNLOAD_FAILED, fail-UNSUPPORTED_FORMAT or fail-FILE_TOO_LARGE fails with that code;
   // any other http(s) URL "downloads" a PNG derived from the URL.
@@ -127,7 +127,7 @@ export function registerImageRoutes(app: FastifyInstance, ctx: SimContext): void
     return { data: imageView(state, image) };
   });
 
-  // assumed: path not in the interface document (GAPS.md "Path of the image edit operation").
+  // assumed: path not in the interface document (docs/service.md "Path of the image edit operation").
   app.post<{ Params: { id: string } }>('/v1/images/:id/edit', async (request, reply) =>
     idempotent(ctx, request, reply, () => {
       const body = requireObject(request.body);

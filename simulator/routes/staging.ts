@@ -1,4 +1,4 @@
-// assumed: not in the interface document (GAPS.md "Staging a local file"): POST /uploads with
+// assumed: not in the interface document (docs/service.md "Staging a local file"): POST /uploads with
 // {fileName, mimeType, size, workspaceId?} answers {id, uploadUrl, expiresAt}; the raw bytes
 // go by PUT uploadUrl (no API key: the URL is the credential) and must be exactly `size` long.
 import { createHash } from 'node:crypto';

@@ -1,4 +1,4 @@
-// Brand Edits (GAPS.md "Edit states"): preparing → input_required | awaiting_approval;
+// Brand Edits (docs/service.md "Edit states"): preparing → input_required | awaiting_approval;
 // apply only from awaiting_approval (→ applied, the candidate becomes the active Skill; when the
 // active Skill changed meanwhile → stale and 409 BRAND_EDIT_STALE); discard from preparing,
 // input_required or awaiting_approval (→ discarded); a repeated apply or discard returns the edit;

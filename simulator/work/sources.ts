@@ -1,4 +1,4 @@
-// Validation of the sources of POST /brands and POST /brand-skills (GAPS.md "Shapes of
+// Validation of the sources of POST /brands and POST /brand-skills (docs/service.md "Shapes of
 // non-website sources"): {kind: website|instagram, url}, {kind: pdf|file, url | uploadId};
 // 1-30 elements, at most one website and one Instagram account, files ≤ 100 MiB each and
 // 256 MiB combined. Structural errors are 400 INVALID_SOURCE. On /brands, a URL that does not

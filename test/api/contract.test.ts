@@ -1,6 +1,6 @@
 // Contract tests of the API client against the simulator over real HTTP: every endpoint
 // succeeds, answers the errors the interface document lists for it as typed ApiErrors, and
-// every assumed endpoint (GAPS.md) degrades to FEATURE_UNAVAILABLE on 404/405.
+// every assumed endpoint (docs/service.md) degrades to FEATURE_UNAVAILABLE on 404/405.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import fs from 'node:fs';
 import type { ApiClient } from '../../main/engine/api/index.ts';

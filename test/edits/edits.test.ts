@@ -123,7 +123,7 @@ describe('Brand Edits', () => {
     expect(apply.message).toMatch(
       /cannot be applied: it is input_required .*; its question needs an answer first\.$/,
     );
-    // A discard of a discarded edit returns it (GAPS.md); the store follows.
+    // A discard of a discarded edit returns it (docs/service.md); the store follows.
     await discardEdit(engine, brandId, asking.id);
     expect((await discardEdit(engine, brandId, asking.id)).status).toBe('discarded');
     expect(engine.store.edits.get(brandId, asking.id)?.status).toBe('discarded');

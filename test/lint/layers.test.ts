@@ -1,4 +1,4 @@
-// The layer rules of PRODUCT.md, as the project's ESLint config enforces them: a forbidden
+// The layer rules of docs/product.md ("The pieces, and who may import whom"), as the project's ESLint config enforces them: a forbidden
 // import in each layer is reported, an allowed one is not.
 import { ESLint } from 'eslint';
 import { describe, expect, test } from 'vitest';

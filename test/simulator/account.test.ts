@@ -1,4 +1,4 @@
-// Credits, workspaces, account, and staged uploads (GAPS.md).
+// Credits, workspaces, account, and staged uploads (docs/service.md).
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import type { Sim } from './helpers.ts';
 import { expectError, start } from './helpers.ts';

@@ -5,7 +5,7 @@ import { expectError, png, start } from './helpers.ts';
 import type { Json } from './helpers.ts';
 
 const U = '00000000-0000-4000-8000-000000000001';
-// Every authenticated endpoint of the document and of GAPS.md.
+// Every authenticated endpoint of the document and of docs/service.md.
 const ENDPOINTS: Array<[string, string]> = [
   ['GET', '/credits'],
   ['GET', '/workspaces'],

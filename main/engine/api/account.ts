@@ -1,4 +1,4 @@
-// Credits (documented), workspaces and account (assumed, GAPS.md).
+// Credits (documented), workspaces and account (assumed, docs/service.md).
 import { ACCOUNT_PATH, WORKSPACES_PATH } from './assumed.ts';
 import type { Http } from './http.ts';
 import { invalidInput } from './input.ts';

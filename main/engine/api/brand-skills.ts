@@ -7,7 +7,7 @@ import { invalidInput, requireLength, requireUuid } from './input.ts';
 import { BrandSkill, BrandSkillCreation } from './schemas.ts';
 import type { CallOptions } from './brands.ts';
 
-/** `{kind: website, url}` is documented; other kinds are the assumption of GAPS.md (no PDFs here). */
+/** `{kind: website, url}` is documented; other kinds are the assumption of docs/service.md (no PDFs here). */
 export type BrandSkillSource =
   | { kind: 'website'; url: string }
   | { kind: 'instagram'; url: string }

@@ -93,7 +93,7 @@ export async function deleteBrand(
 
 // ---- creation ----------------------------------------------------------------------------
 
-/** Sources are ordered; field names beyond `{kind: website, url}` are the assumption of GAPS.md. */
+/** Sources are ordered; field names beyond `{kind: website, url}` are the assumption of docs/service.md. */
 export type BrandSource =
   | { kind: 'website'; url: string }
   | { kind: 'instagram'; url: string }
@@ -210,7 +210,7 @@ export function duplicateBrandsOf(error: unknown): DuplicateBrand[] | undefined 
 
 /**
  * Whether a creation was refused because a staged upload it names is gone (expired, or never
- * completed): assumed (GAPS.md, Staging a local file; docs/service.md) to be 400
+ * completed): assumed (docs/service.md, Staging a local file, and Rules: Staged uploads expire) to be 400
  * INVALID_SOURCE whose `data.index` names a source sent as `uploadId`, or with no index at
  * all when the body holds a staged source. Returns the indexes to stage again, or undefined.
  */

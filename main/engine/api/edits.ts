@@ -1,4 +1,4 @@
-// Brand Edits: list and get (assumed endpoints, GAPS.md), apply and discard (documented).
+// Brand Edits: list and get (assumed endpoints, docs/service.md), apply and discard (documented).
 import { EDIT_ANSWER_PATH, EDITS_LIST_PATH, EDITS_QUERY } from './assumed.ts';
 import { longPoll, type LongPollOptions } from './long-poll.ts';
 import { seg, type Http } from './http.ts';
@@ -67,7 +67,7 @@ async function decide(
     endpoint,
     path: `/brands/${seg(brandId)}/edits/${seg(editId)}/${action}`,
     schema: BrandEdit,
-    // Repeating apply on an applied edit (discard on a discarded one) returns it (GAPS.md).
+    // Repeating apply on an applied edit (discard on a discarded one) returns it (docs/service.md).
     resend: 'resend',
     signal: options.signal,
   });
@@ -129,7 +129,7 @@ export function answerEdit(
   });
 }
 
-/** preparing is in progress (GAPS.md, Edit states); everything else ends a wait. */
+/** preparing is in progress (docs/service.md, Edit states); everything else ends a wait. */
 export function isEditSettled(edit: Pick<BrandEdit, 'status'>): boolean {
   return edit.status !== 'preparing';
 }

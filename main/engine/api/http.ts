@@ -39,7 +39,7 @@ export const DEFAULT_TIMEOUT_MS = 30_000;
  * What may be re-sent when the outcome of a send is uncertain (no answer, or a 5xx):
  * - `resend`: the request is idempotent (GET, PUT, DELETE), carries an Idempotency-Key and
  *   the same body (POST /brands, POST /brand-skills), or the service deduplicates it
- *   (image upload: `existing`; apply/discard: GAPS.md, Edit states);
+ *   (image upload: `existing`; apply/discard: docs/service.md, Edit states);
  * - `once`: re-sending could do the work twice (image edit costs credits; a signed
  *   upload's token is single-use): re-sent only when nothing reached the service.
  */
@@ -70,7 +70,7 @@ export interface CallSpec<S extends z.ZodType | null> {
   /** Accept a 2xx with an empty body (some DELETEs answer 204). */
   allowEmpty?: boolean;
   resend: ResendRule;
-  /** Set for endpoints only GAPS.md assumes: a 404/405 then means "feature unavailable". */
+  /** Set for endpoints only docs/service.md assumes: a 404/405 then means "feature unavailable". */
   assumedFeature?: string;
   /** Added to the request timeout (a `wait=true` GET holds the connection that long). */
   extraTimeoutMs?: number;

@@ -88,7 +88,7 @@ export async function editImage(
   });
 }
 
-/** pending (and `generating`, GAPS.md) are in progress; completed, failed and unknown values end the wait. */
+/** pending (and `generating`, docs/service.md) are in progress; completed, failed and unknown values end the wait. */
 export function isImageSettled(image: Pick<Image, 'status'>): boolean {
   return image.status !== 'pending' && image.status !== 'generating';
 }

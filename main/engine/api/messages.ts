@@ -1,5 +1,5 @@
-// What each known error code means for the user (the document's table and the codes GAPS.md
-// adds from the REST reference). Any other code shows the service's own message.
+// What each known error code means for the user (the document's table and the codes
+// docs/service.md adds from the REST reference). Any other code shows the service's own message.
 import type { ApiError } from './errors.ts';
 
 const HINTS: Record<string, string> = {

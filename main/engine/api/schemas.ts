@@ -30,7 +30,7 @@ export const ErrorEnvelope = z.looseObject({
 export const CreditBalance = z.looseObject({ balance: z.number(), unlimited: z.boolean() });
 export type CreditBalance = z.infer<typeof CreditBalance>;
 
-/** assumed: not in the interface document (GAPS.md, Workspaces and account). */
+/** assumed: not in the interface document (docs/service.md, Workspaces and account). */
 export const Workspace = z.looseObject({
   id: z.string().nullable(),
   name: str,
@@ -39,7 +39,7 @@ export const Workspace = z.looseObject({
 export type Workspace = z.infer<typeof Workspace>;
 export const WorkspaceList = z.looseObject({ workspaces: z.array(Workspace) });
 
-/** assumed: not in the interface document (GAPS.md, Workspaces and account). */
+/** assumed: not in the interface document (docs/service.md, Workspaces and account). */
 export const Account = z.looseObject({ email: optStr, name: optStr });
 export type Account = z.infer<typeof Account>;
 
@@ -47,7 +47,7 @@ export type Account = z.infer<typeof Account>;
 
 export const BrandFailure = z.looseObject({ code: optStr, message: optStr });
 
-/** Only id and status are documented; the rest is the assumption of GAPS.md (Brand record). */
+/** Only id and status are documented; the rest is the assumption of docs/service.md (Brand record). */
 export const Brand = z.looseObject({
   id: str,
   status: str,
@@ -66,7 +66,7 @@ export const Brand = z.looseObject({
 export type Brand = z.infer<typeof Brand>;
 
 /**
- * assumed: not in the interface document (GAPS.md, `GET /brands` list shape): `brands`, or
+ * assumed: not in the interface document (docs/service.md, `GET /brands` list shape): `brands`, or
  * `items` in its place; `nextCursor` null or absent on the last page.
  */
 export const BrandListPage = z
@@ -90,7 +90,7 @@ export const BrandCreation = z.looseObject({ id: str, status: str });
 export type BrandCreation = z.infer<typeof BrandCreation>;
 
 /**
- * assumed: not in the interface document (GAPS.md, a website that matches an existing
+ * assumed: not in the interface document (docs/service.md, a website that matches an existing
  * brand; the shape is ours): `409 DUPLICATE_BRAND` whose `data.brands` lists the matches.
  */
 export const DUPLICATE_BRAND_CODE = 'DUPLICATE_BRAND';
@@ -99,7 +99,7 @@ export const DuplicateBrands = z.looseObject({
 });
 export type DuplicateBrand = z.infer<typeof DuplicateBrands>['brands'][number];
 
-/** assumed: not in the interface document (GAPS.md, `DELETE /brands/{id}` answer). */
+/** assumed: not in the interface document (docs/service.md, `DELETE /brands/{id}` answer). */
 export const DeletedBrand = z.looseObject({
   id: optStr,
   name: optStr,
@@ -113,7 +113,7 @@ export type DeletedBrand = z.infer<typeof DeletedBrand>;
 export const BrandSkillCreation = z.looseObject({ id: str, brandId: str, status: str });
 export type BrandSkillCreation = z.infer<typeof BrandSkillCreation>;
 
-/** assumed: not in the interface document (GAPS.md): the ZIP is `{url}` or `{contentBase64}`. */
+/** assumed: not in the interface document (docs/service.md, The beta Skill's ZIP): the ZIP is `{url}` or `{contentBase64}`. */
 export const BrandSkillZip = z.looseObject({ url: optStr, contentBase64: optStr });
 
 export const BrandSkill = z.looseObject({
@@ -186,7 +186,7 @@ export const Image = z.looseObject({
 });
 export type Image = z.infer<typeof Image>;
 
-/** assumed: not in the interface document (GAPS.md, image edit): `{id, status: pending}`, id the new image. */
+/** assumed: not in the interface document (docs/service.md, image edit): `{id, status: pending}`, id the new image. */
 export const ImageEditResult = z.looseObject({ id: str, status: optStr });
 export type ImageEditResult = z.infer<typeof ImageEditResult>;
 
@@ -205,7 +205,7 @@ export type ImageUploadResult = z.infer<typeof ImageUploadResult>;
 export const LogoUpdate = z.looseObject({ id: str, status: str });
 export type LogoUpdate = z.infer<typeof LogoUpdate>;
 
-/** assumed: not in the interface document (GAPS.md, Staging a local file). */
+/** assumed: not in the interface document (docs/service.md, Staging a local file). */
 export const StagedUpload = z.looseObject({ id: str, uploadUrl: str, expiresAt: optStr });
 export type StagedUpload = z.infer<typeof StagedUpload>;
 
@@ -305,7 +305,7 @@ export const BrandEdit = z.looseObject({
 });
 export type BrandEdit = z.infer<typeof BrandEdit>;
 
-/** assumed: not in the interface document (GAPS.md, Listing Brand Edits). */
+/** assumed: not in the interface document (docs/service.md, Listing Brand Edits). */
 export const BrandEditPage = z
   .looseObject({ items: z.array(BrandEdit), nextCursor: optStr, hasMore: optBool })
   .transform((page) => ({

@@ -1,5 +1,5 @@
 // Uploads: logo and image (authenticated and signed, multipart streamed from disk), remote
-// image by URL, and staging a local file for a brand source (assumed, GAPS.md).
+// image by URL, and staging a local file for a brand source (assumed, docs/service.md).
 import { MAX_SOURCE_FILE_BYTES } from './assumed.ts';
 import fs from 'node:fs';
 import { MAX_UPLOAD_BYTES, MULTIPART_FILE_FIELD, STAGING_PATH } from './assumed.ts';
@@ -236,7 +236,7 @@ export async function uploadImageSigned(
   );
 }
 
-/** Has the service fetch an image by URL into a brand (shape: GAPS.md). Deduplicated like uploads. */
+/** Has the service fetch an image by URL into a brand (shape: docs/service.md, Remote image). Deduplicated like uploads. */
 export async function uploadRemoteImage(
   http: Http,
   input: { imageUrl: string; brandId: string },
@@ -262,7 +262,7 @@ const MAX_STAGED_BYTES = MAX_SOURCE_FILE_BYTES;
 
 /**
  * Stages a local file for a brand source: `POST /uploads` then the raw bytes by `PUT
- * uploadUrl` (GAPS.md, Staging a local file). Returns the upload ID for `{kind, uploadId}`.
+ * uploadUrl` (docs/service.md, Staging a local file). Returns the upload ID for `{kind, uploadId}`.
  * Re-sending either step is safe: an unused staged upload only expires.
  */
 export async function stageFile(

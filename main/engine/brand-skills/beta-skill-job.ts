@@ -201,7 +201,7 @@ function fromService(job: BrandSkill): Partial<TrackedSkill> {
   };
 }
 
-/** assumed (GAPS.md): the completed answer's `zip` is `{url}` or `{contentBase64}`. */
+/** assumed (docs/service.md, The beta Skill's ZIP): the completed answer's `zip` is `{url}` or `{contentBase64}`. */
 function zipSource(job: BrandSkill): SkillSource | null {
   if (job.zip?.url) return { kind: 'url', url: job.zip.url };
   if (job.zip?.contentBase64) return { kind: 'base64', content: job.zip.contentBase64 };

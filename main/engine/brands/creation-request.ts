@@ -134,7 +134,7 @@ async function pdfHash(file: string): Promise<string> {
 }
 
 /**
- * Checks every limit the document (and GAPS.md) sets on a creation, reads local files once,
+ * Checks every limit the document (and docs/service.md) sets on a creation, reads local files once,
  * and returns the request to persist. Throws BrandCreationInputError; sends nothing.
  */
 export async function checkCreationRequest(input: BrandCreationInput): Promise<CreationRequest> {

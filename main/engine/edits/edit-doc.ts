@@ -3,7 +3,7 @@
 // and operations may grow: unknown values are kept as they are.
 import type { BrandEdit } from '../api/index.ts';
 
-/** GAPS.md, Edit states (the service may add others: they are shown as they are). */
+/** docs/service.md, Edit states (the service may add others: they are shown as they are). */
 export const EDIT_STATES = {
   preparing: 'the service is preparing the candidate',
   input_required: 'a question needs an answer before the candidate can be prepared',
@@ -13,7 +13,7 @@ export const EDIT_STATES = {
   stale: 'the brand changed while the edit waited',
 } as const satisfies Record<string, string>;
 
-/** States from which an edit can still be decided (GAPS.md). */
+/** States from which an edit can still be decided (docs/service.md). */
 export const PENDING_EDIT_STATES: readonly string[] = [
   'preparing',
   'input_required',

@@ -1,6 +1,6 @@
 // Brand Edits in the sync pass: after every brand listing, each brand's edits are listed
 // into the store (one job per brand), so the window and `status` show what waits for
-// approval. Listing edits is an assumed endpoint (GAPS.md): where the service lacks it,
+// approval. Listing edits is an assumed endpoint (docs/service.md): where the service lacks it,
 // the feature hides itself, says so once, and looks again only a day later.
 import { z } from 'zod';
 import { isApiError, type BrandEdit } from '../api/index.ts';

@@ -15,7 +15,7 @@ import {
 } from './image-structure.ts';
 import { sniffSvg } from './svg-sniff.ts';
 
-/** The service's limit, where every assumption lives (GAPS.md: 10 MB = 10,000,000 bytes). */
+/** The service's limit, where every assumption lives (docs/service.md, 10 MB upload limit: 10,000,000 bytes). */
 export { MAX_UPLOAD_BYTES } from '../api/assumed.ts';
 import { MAX_UPLOAD_BYTES } from '../api/assumed.ts';
 

@@ -1,4 +1,4 @@
-// The fixed names of the on-disk layout (PRODUCT.md "What the user sees on disk"), in one
+// The fixed names of the on-disk layout (docs/product.md "The folders on disk"), in one
 // place so that the scanner, the watcher and the change detector agree on them.
 
 /** Marker file in each brand folder: holds the brand ID, so a renamed folder keeps its link. */

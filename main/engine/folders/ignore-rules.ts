@@ -1,4 +1,4 @@
-// What is never uploaded: temp and system files (PRODUCT.md lists them), the engine's own
+// What is never uploaded: temp and system files (docs/product.md lists them), the engine's own
 // files, and the patterns of a brand's `.brandsyncignore` (gitignore syntax, matched by
 // the `ignore` package so that it behaves as users know it from git).
 import { open } from 'node:fs/promises';

@@ -1,4 +1,4 @@
-// The image edit as an engine use case: priced and checked (imageEdit.ts), refused offline
+// The image edit as an engine use case: priced and checked (image-edit.ts), refused offline
 // before anything is sent, started once, then followed by the engine with the service's long
 // poll until it completes or fails, whoever is watching (the window's dialog may be closed,
 // `images edit` may not wait). Each state it passes through is an `image:updated` event; a

@@ -48,7 +48,7 @@ interface BrandRow {
   last_synced_at: number | null;
 }
 
-/** The name to show: the service's, else the local folder's, else the ID (GAPS.md). */
+/** The name to show: the service's, else the local folder's, else the ID (docs/service.md, Brand record). */
 export function brandDisplayName(brand: Pick<Brand, 'id' | 'name' | 'folderName'>): string {
   return brand.name ?? brand.folderName ?? brand.id;
 }

@@ -1,4 +1,4 @@
-// BRAND as a person or a script names it (PRODUCT.md): a brand ID, or the name of its folder
+// BRAND as a person or a script names it (docs/product.md): a brand ID, or the name of its folder
 // under the sync root; also the brand's name, in any case, when no other brand has it. Looked
 // up in the local store only: it works offline and without a key. The CLI and the bridge
 // both resolve through here.

@@ -1,4 +1,4 @@
-// The profile inside an unpacked Brand Skill (assumed in GAPS.md: a `profile.json` with the
+// The profile inside an unpacked Brand Skill (assumed in docs/service.md, What an export ZIP holds: a `profile.json` with the
 // name, colours, typography and a logo reference), read leniently: a field in another shape
 // is left out, never an error. Cached per installed version, which never changes in place.
 import { readFileSync } from 'node:fs';
