@@ -138,6 +138,24 @@ export default tseslint.config(
     },
   },
   {
+    // Components act through lib/actions/ (the call, the toast or inline error, the refresh in
+    // one place per area): only actions and state classes hold the bridge.
+    files: ['renderer/src/lib/components/**', 'renderer/src/App.svelte'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "MemberExpression[property.name='bridge']",
+          message: 'A component reaches the engine through an action of renderer/src/lib/actions.',
+        },
+        {
+          selector: "ImportDeclaration[source.value=/\\/bridge\\//]",
+          message: 'A component reaches the engine through an action of renderer/src/lib/actions.',
+        },
+      ],
+    },
+  },
+  {
     // Electron lives in the desktop shell and its preload only: the CLI, the headless host,
     // the simulator and the contract run without it.
     // (main/engine and contract/ forbid it in their own rules; simulator/ below.)

@@ -16,6 +16,7 @@ import type { Bridge } from '../bridge/bridge.ts';
 import { EventHub } from './event-hub.svelte.ts';
 import { LibraryState } from './library.svelte.ts';
 import { LiveQuery } from './live-query.svelte.ts';
+import { PaletteState } from './palette.svelte.ts';
 import { Router } from './router.svelte.ts';
 import { Theme } from './theme.svelte.ts';
 import { Toasts } from './toasts.svelte.ts';
@@ -115,6 +116,16 @@ export class AppState {
       result.data.folderKept ? `Its folder is kept: ${result.data.folderKept}` : '',
     );
     return true;
+  }
+
+  /** The command palette's state, made with the palette (it starts empty each time). */
+  newPalette(): PaletteState {
+    return new PaletteState(this.bridge);
+  }
+
+  /** The Library of every brand, made with its view (a filter set there starts over). */
+  allLibrary(): LibraryState {
+    return new LibraryState(this.bridge, this.hub, null);
   }
 
   /** The states of one brand's page, made once and kept while the window lives. */
