@@ -149,7 +149,7 @@ export default tseslint.config(
           message: 'A component reaches the engine through an action of renderer/src/lib/actions.',
         },
         {
-          selector: "ImportDeclaration[source.value=/\\/bridge\\//]",
+          selector: 'ImportDeclaration[source.value=/\\/bridge\\//]',
           message: 'A component reaches the engine through an action of renderer/src/lib/actions.',
         },
       ],
