@@ -112,20 +112,27 @@ function createLibraryFeature(parts: EngineParts, options: LibraryFeatureOptions
   // asks once, not 1,000 times; one read of the job by its id tells that it still waits.
   const waiting = new Map<string, number>();
   const refreshSoon = (brandId: string, delayMs: number): void => {
+    const at = parts.now() + delayMs;
     const queued = waiting.get(brandId);
-    if (queued !== undefined && store.jobs.get(queued)?.state === 'queued') return;
+    if (queued !== undefined) {
+      const job = store.jobs.get(queued);
+      if (job?.state === 'queued' && job.nextRunAt <= at) return;
+    }
     const brand = store.brands.get(brandId);
     if (brand === undefined || brand.deletedRemotely) return;
     const { job, created } = handle.enqueue(
       { brandId, mode: mirror.modeFor(brandId) },
-      { ...librarySyncKey(brandId), runAt: parts.now() + delayMs },
+      { ...librarySyncKey(brandId), runAt: at },
     );
     if (job.state === 'queued') waiting.set(brandId, job.id);
     else waiting.delete(brandId);
     if (!created && job.state === 'running') again.add(brandId);
   };
+  // While more uploads wait, a little later, so that the burst shares one refresh; after the
+  // last one, now (a waiting refresh is brought forward): a `sync --once` that waits for it
+  // is not held for the delay after its last upload.
   const refreshAfterUpload = (brandId: string): void =>
-    refreshSoon(brandId, REFRESH_AFTER_UPLOAD_MS);
+    refreshSoon(brandId, store.jobs.hasActive(UPLOAD_KIND) ? REFRESH_AFTER_UPLOAD_MS : 0);
 
   const offs = [
     // Synchronous on purpose: the jobs exist before the listing's job ends, so a sync pass

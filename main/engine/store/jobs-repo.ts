@@ -134,7 +134,9 @@ export class JobsRepo {
 
   /**
    * Adds a job unless one with the same key is still active (queued, running or waiting
-   * to retry): then that one is returned, with its priority raised to the higher of both.
+   * to retry): then that one is returned, with its priority raised to the higher of both,
+   * and, if it is queued for later, its run time brought forward to the earlier of both (the
+   * same work asked for sooner; a retry's backoff is never shortened).
    */
   enqueue(job: NewJob, now: number): { job: JobRecord; created: boolean } {
     if (job.kind.trim() === '') throw new StoreError('INVALID_ARGUMENT', 'A job needs a kind.');
@@ -155,10 +157,14 @@ export class JobsRepo {
           job.key,
         );
         if (existing !== undefined) {
-          if (priority <= existing.priority) return { job: toJob(existing), created: false };
+          const runAt = job.runAt ?? now;
+          const sooner = existing.state === 'queued' && runAt < existing.next_run_at;
+          if (priority <= existing.priority && !sooner)
+            return { job: toJob(existing), created: false };
           const raised = this.db.runGet<JobRow>(
-            'UPDATE jobs SET priority = ?, updated_at = ? WHERE id = ? RETURNING *',
-            priority,
+            'UPDATE jobs SET priority = ?, next_run_at = ?, updated_at = ? WHERE id = ? RETURNING *',
+            Math.max(priority, existing.priority),
+            sooner ? runAt : existing.next_run_at,
             now,
             existing.id,
           );
@@ -469,6 +475,16 @@ export class JobsRepo {
       JSON.stringify(kinds),
     );
     return row?.n ?? 0;
+  }
+
+  /** Whether any job of this kind is not finished (one indexed row read, not a count). */
+  hasActive(kind: string): boolean {
+    return (
+      this.db.get<{ one: number }>(
+        `SELECT 1 AS one FROM jobs WHERE kind = ? AND state IN ${activeStatesSql} LIMIT 1`,
+        kind,
+      ) !== undefined
+    );
   }
 
   /** When the next waiting job of these kinds becomes due (undefined: none waits). */
