@@ -50,8 +50,10 @@ async function run(speed: number, jobs: number, total: number): Promise<RateGate
   return gate;
 }
 
-test('a sliding window of 30 per 5 s: learned at the first refusal, no second episode', async () => {
-  const speed = 20;
+test('a sliding window of 30 per 5 s: learned at the first refusal, at most one more episode', async () => {
+  // 10 times real time: a loaded machine's scheduling jitter (tens of ms) is a second or less
+  // of the service's clock, not a shift that the window can notice.
+  const speed = 10;
   sim = await startSim({
     speed,
     rateLimit: { max: 30, windowMs: 5_000, clock: 'simulated' },
@@ -59,7 +61,11 @@ test('a sliding window of 30 per 5 s: learned at the first refusal, no second ep
   const gate = await run(speed, 6, 150);
   const log = sim.control.log({ route: 'GET /v1/credits' });
   expect(log.filter((e) => e.status === 200)).toHaveLength(150);
-  expect(episodes(log)).toBe(1);
+  // The first episode teaches the limit. Issue 24 allows two: on an accelerated clock a
+  // request delayed on its way (beside another suite) may land in the service's window later
+  // than the pacer counted it. The bench, in real time, shows one.
+  expect(episodes(log)).toBeGreaterThanOrEqual(1);
+  expect(episodes(log)).toBeLessThanOrEqual(2);
   const pacer = pacerOf(gate);
   // About 30 requests (those answered before the refusal was sent: never more than the
   // service let through) in a window of about 5 s (Retry-After is whole seconds). The clock
