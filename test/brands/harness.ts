@@ -1,18 +1,14 @@
 // The engine (brand creation, Brand Edits, export sync) against the simulator over real
 // HTTP, in process. The simulator runs fast (speed) unless a test needs time to stand
 // still (manual clock: a brand stays analyzing until the test advances it).
-import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
-import { startSimulator } from '../../simulator/index.ts';
 import type { Simulator, SimulatorOptions } from '../../simulator/index.ts';
-import { createApiClient, RateGate } from '../../main/engine/api/index.ts';
+import { RateGate } from '../../main/engine/api/index.ts';
 import type { ApiClient } from '../../main/engine/api/index.ts';
 import { brandCreationFeature } from '../../main/engine/brands/index.ts';
 import { brandEditsFeature } from '../../main/engine/edits/index.ts';
-import { Engine, type FeatureFactory } from '../../main/engine/engine.ts';
+import type { Engine, FeatureFactory } from '../../main/engine/engine.ts';
 import { exportSyncFeature } from '../../main/engine/export-sync/index.ts';
+import { startEngineHarness } from '../support/engine-harness.ts';
 
 export interface Harness {
   sim: Simulator;
@@ -35,49 +31,37 @@ export const defaultTestFeatures: readonly FeatureFactory[] = [
 ];
 
 export async function startHarness(options: SimulatorOptions = {}): Promise<Harness> {
-  const key = `sk-test-${randomBytes(12).toString('hex')}`;
-  const sim = await startSimulator({ apiKeys: [key], rateLimit: false, speed: 1000, ...options });
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'brand-sync-brands-'));
-  const root = path.join(dir, 'root');
-  const dataDir = path.join(dir, 'data');
-  const client = createApiClient({
-    baseUrl: sim.baseUrl,
-    credentials: { kind: 'api-key', secret: key },
+  const h = await startEngineHarness({
+    prefix: 'brand-sync-brands-',
+    simulator: { speed: 1000, ...options },
+  });
+  const client = h.client({
     retry: { limit: 1, baseDelayMs: 5, maxDelayMs: 20 },
     rateGate: new RateGate(),
     timeoutMs: 10_000,
   });
-  let engine: Engine | undefined;
-  const closeEngine = async (): Promise<void> => {
-    await engine?.close();
-    engine = undefined;
-  };
   return {
-    sim,
-    key,
+    sim: h.sim,
+    key: h.key,
     client,
-    dir,
-    root,
-    dataDir,
+    dir: h.dir,
+    root: h.root,
+    dataDir: h.dataDir,
     open(features = defaultTestFeatures) {
-      engine ??= Engine.open({
-        dataDir,
-        root,
-        client,
-        queue: {
-          backoff: { baseMs: 5, capMs: 20 },
-          offlineProbe: { baseMs: 5, capMs: 20 },
-        },
-        features,
-      });
-      return engine;
+      return (
+        h.engine ??
+        h.openEngine({
+          client,
+          queue: {
+            backoff: { baseMs: 5, capMs: 20 },
+            offlineProbe: { baseMs: 5, capMs: 20 },
+          },
+          features,
+        })
+      );
     },
-    closeEngine,
-    async close() {
-      await closeEngine();
-      await sim.close();
-      await rm(dir, { recursive: true, force: true });
-    },
+    closeEngine: () => h.closeEngine(),
+    close: () => h.close(),
   };
 }
 

@@ -3,13 +3,12 @@
 // runtime on temp folders, and a client that signs in with the printed URL's token (as a
 // browser does) and calls the bridge. Keys in memory only: the keychain has its own tests.
 import { request } from 'node:http';
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import type { ChannelName, Input, NumberedEvent } from '../../contract/index.ts';
 import { AppRuntime, type KeyStore } from '../../main/engine/app/app-runtime.ts';
 import { startHeadlessHost, type HeadlessHost } from '../../main/headless/index.ts';
-import { startSimulator, type Simulator } from '../../simulator/index.ts';
+import type { Simulator, SimulatorOptions } from '../../simulator/index.ts';
+import { startEngineHarness } from '../support/engine-harness.ts';
 
 export const KEY = 'sk-bridge-test-7d1c9e0b2a';
 // BRAND_SYNC_RENDERER_DIR: a build of one's own (engineers sharing a tree build apart).
@@ -51,21 +50,19 @@ export interface Bridge {
 export async function startBridge(
   options: {
     signedIn?: boolean;
-    simulator?: Parameters<typeof startSimulator>[0];
+    simulator?: SimulatorOptions;
     /** false: the service is not named at start (as a first run without --base-url). */
     serviceFixed?: boolean;
   } = {},
 ): Promise<Bridge> {
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'bridge-'));
-  const sim = await startSimulator({
-    apiKeys: [KEY],
-    demo: true,
-    rateLimit: false,
-    ...options.simulator,
+  const h = await startEngineHarness({
+    prefix: 'bridge-',
+    key: KEY,
+    simulator: { demo: true, ...options.simulator },
   });
-  const root = path.join(dir, 'root');
+  const { sim, dir, root } = h;
   const app = await AppRuntime.start({
-    dataDir: path.join(dir, 'data'),
+    dataDir: h.dataDir,
     root,
     ...(options.serviceFixed === false ? {} : { baseUrl: sim.baseUrl }),
     keyStore: memoryKeyStore(),
@@ -74,7 +71,9 @@ export async function startBridge(
       : { credentials: { kind: 'api-key', secret: KEY, source: 'environment' } }),
     host: { kind: 'browser', loginItemReason: 'not in a browser' },
   });
+  h.onClose(() => app.close());
   const host = await startHeadlessHost({ app, port: 0, rendererDir: RENDERER });
+  h.onClose(() => host.close());
   const first = await fetch(host.url, { redirect: 'manual' });
   const cookie = (first.headers.get('set-cookie') ?? '').split(';')[0] as string;
   const headers = { cookie, origin: host.origin, 'content-type': 'application/json' };
@@ -144,12 +143,7 @@ export async function startBridge(
       }
       return seen;
     },
-    async close() {
-      await host.close();
-      await app.close();
-      await sim.close();
-      await rm(dir, { recursive: true, force: true });
-    },
+    close: () => h.close(),
   };
 }
 

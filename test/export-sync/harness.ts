@@ -1,19 +1,17 @@
 // The engine with the export sync against the simulator over real HTTP. The client's clock
 // is the simulator's manual clock, and a client wait moves it: a poll interval or a backoff
 // passes at once in simulated time, and never as a real sleep.
-import { randomBytes } from 'node:crypto';
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
-import os from 'node:os';
+import { readdir } from 'node:fs/promises';
 import path from 'node:path';
-import { startSimulator } from '../../simulator/index.ts';
 import type { Simulator, SimulatorOptions } from '../../simulator/index.ts';
-import { createApiClient, RateGate } from '../../main/engine/api/index.ts';
+import { RateGate } from '../../main/engine/api/index.ts';
 import type { ApiClient, Clock } from '../../main/engine/api/index.ts';
 import { abortedError } from '../../main/engine/api/clock.ts';
-import { Engine, type FeatureFactory } from '../../main/engine/engine.ts';
+import type { Engine, FeatureFactory } from '../../main/engine/engine.ts';
 import { exportSyncFeature } from '../../main/engine/export-sync/index.ts';
 import type { ExportSyncOptions } from '../../main/engine/export-sync/index.ts';
 import { brandSkillsFeature } from '../../main/engine/brand-skills/index.ts';
+import { startEngineHarness } from '../support/engine-harness.ts';
 
 export interface Harness {
   sim: Simulator;
@@ -47,16 +45,11 @@ export function linkedClock(sim: Simulator, gate?: () => Promise<void>): Clock {
 }
 
 export async function startHarness(options: SimulatorOptions = {}): Promise<Harness> {
-  const key = `sk-test-${randomBytes(12).toString('hex')}`;
-  const sim = await startSimulator({
-    apiKeys: [key],
-    manualClock: true,
-    rateLimit: false,
-    ...options,
+  const h = await startEngineHarness({
+    prefix: 'export-sync-',
+    simulator: { manualClock: true, ...options },
   });
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'export-sync-'));
-  const root = path.join(dir, 'root');
-  const dataDir = path.join(dir, 'data');
+  const sim = h.sim;
   let hold: (() => Promise<void>) | undefined;
   const gate = async (): Promise<void> => {
     const held = hold;
@@ -65,38 +58,28 @@ export async function startHarness(options: SimulatorOptions = {}): Promise<Harn
   };
   // The engine's client waits at the gate; the test's own client never does.
   const clientFor = (baseUrl: string, gated = true): ApiClient =>
-    createApiClient({
+    h.client({
       baseUrl,
-      credentials: { kind: 'api-key', secret: key },
       retry: { limit: 2, baseDelayMs: 5, maxDelayMs: 20 },
       rateGate: new RateGate(),
       clock: linkedClock(sim, gated ? gate : undefined),
       timeoutMs: 10_000,
     });
-  const client = clientFor(sim.baseUrl, false);
-  let engine: Engine | undefined;
-  const closeEngine = async (): Promise<void> => {
-    await engine?.close();
-    engine = undefined;
-  };
   return {
     sim,
-    key,
-    client,
-    dir,
-    root,
-    dataDir,
+    key: h.key,
+    client: clientFor(sim.baseUrl, false),
+    dir: h.dir,
+    root: h.root,
+    dataDir: h.dataDir,
     open(opts = {}) {
-      if (engine) return engine;
+      if (h.engine) return h.engine;
       const features: FeatureFactory[] = [exportSyncFeature(opts.exportSync), brandSkillsFeature];
-      engine = Engine.open({
-        dataDir,
-        root,
+      return h.openEngine({
         client: clientFor(opts.baseUrl ?? sim.baseUrl),
         queue: { backoff: { baseMs: 5, capMs: 20 } },
         features,
       });
-      return engine;
     },
     holdNextWait() {
       let reachedResolve = (): void => {};
@@ -109,12 +92,8 @@ export async function startHarness(options: SimulatorOptions = {}): Promise<Harn
       };
       return { reached, release };
     },
-    closeEngine,
-    async close() {
-      await closeEngine();
-      await sim.close();
-      await rm(dir, { recursive: true, force: true });
-    },
+    closeEngine: () => h.closeEngine(),
+    close: () => h.close(),
   };
 }
 

@@ -1,12 +1,11 @@
 // The engine with the folder sync against the simulator over real HTTP, in a temp dir:
 // what every folder-sync test starts from.
 import { createHash } from 'node:crypto';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
+import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { startSimulator, type Simulator } from '../../simulator/index.ts';
-import { createApiClient, type ApiClientOptions } from '../../main/engine/api/index.ts';
-import { Engine } from '../../main/engine/engine.ts';
+import type { Simulator, SimulatorOptions } from '../../simulator/index.ts';
+import type { ApiClientOptions } from '../../main/engine/api/index.ts';
+import type { Engine } from '../../main/engine/engine.ts';
 import {
   FolderSync,
   folderSyncFeature,
@@ -14,13 +13,14 @@ import {
 } from '../../main/engine/folder-sync/folder-sync-feature.ts';
 import type { LocalFile } from '../../main/engine/store/index.ts';
 import type { SyncReport } from '../../main/engine/sync-pass.ts';
+import { startEngineHarness } from '../support/engine-harness.ts';
 
 export interface Harness {
   sim: Simulator;
   dir: string;
   root: string;
   dataDir: string;
-  engine: Engine | undefined;
+  readonly engine: Engine | undefined;
   /** Opens (or reopens) the engine with the folder sync only. */
   open(options?: FolderSyncOptions, client?: Partial<ApiClientOptions>): Engine;
   folders(): FolderSync;
@@ -45,51 +45,38 @@ export const FAST: FolderSyncOptions = {
 export const sha256 = (bytes: Buffer): string => createHash('sha256').update(bytes).digest('hex');
 
 export async function harness(
-  simOptions: Parameters<typeof startSimulator>[0] = {},
+  simOptions: SimulatorOptions = {},
   /** The sync root, when it must be elsewhere (on another disk); left in place at close. */
   rootDir?: string,
 ): Promise<Harness> {
-  const sim = await startSimulator({ manualClock: true, rateLimit: false, ...simOptions });
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'folder-sync-'));
-  const root = rootDir ?? path.join(dir, 'root');
-  const dataDir = path.join(dir, 'data');
+  const base = await startEngineHarness({
+    prefix: 'folder-sync-',
+    simulator: { manualClock: true, ...simOptions },
+    ...(rootDir === undefined ? {} : { root: rootDir }),
+  });
+  const { sim, root } = base;
   const h: Harness = {
     sim,
-    dir,
+    dir: base.dir,
     root,
-    dataDir,
-    engine: undefined,
+    dataDir: base.dataDir,
+    get engine() {
+      return base.engine;
+    },
     open(options = {}, client = {}) {
-      if (h.engine) throw new Error('the engine is open already');
-      const api = createApiClient({
-        baseUrl: sim.baseUrl,
-        credentials: { kind: 'api-key', secret: sim.apiKey },
-        retry: { limit: 2, baseDelayMs: 5, maxDelayMs: 20 },
-        ...client,
-      });
-      h.engine = Engine.open({
-        dataDir,
-        root,
-        client: api,
+      return base.openEngine({
+        client: base.client({ retry: { limit: 2, baseDelayMs: 5, maxDelayMs: 20 }, ...client }),
         queue: { backoff: { baseMs: 5, capMs: 20 } },
         features: [folderSyncFeature({ ...FAST, ...options })],
       });
-      return h.engine;
     },
     folders() {
       const feature = h.engine?.features.find((f) => f instanceof FolderSync);
       if (!(feature instanceof FolderSync)) throw new Error('no folder sync in the engine');
       return feature;
     },
-    async closeEngine() {
-      await h.engine?.close();
-      h.engine = undefined;
-    },
-    async close() {
-      await h.closeEngine();
-      await sim.close();
-      await rm(dir, { recursive: true, force: true });
-    },
+    closeEngine: () => base.closeEngine(),
+    close: () => base.close(),
     async put(folder, relPath, bytes) {
       const abs = path.join(root, folder, ...relPath.split('/'));
       await mkdir(path.dirname(abs), { recursive: true });
