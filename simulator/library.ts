@@ -273,7 +273,7 @@ function materialise(seg: Bulk, index: number): MediaRecord {
     durationMs: type === 'video' || type === 'audio' ? 5000 + (h % 120) * 1000 : null,
     width: size ? (size[0] as number) : null,
     height: size ? (size[1] as number) : null,
-    description: h % 4 === 0 ? null : `${type} ${index + 1} of the seeded library`,
+    description: h % 4 === 0 ? null : bulkDescription(type, index, h),
     inLibrary: true,
     generationId: source === 'generated' ? uuidFromHash(h, index) : null,
     createdAt: at,
@@ -281,6 +281,38 @@ function materialise(seg: Bulk, index: number): MediaRecord {
     seq: seg.start + index,
     ...(art && size ? { content: () => drawn(art, id, size, fileSize) } : {}),
   };
+}
+
+// Words a studio would give its files, so that a seeded Library reads like one (the demo's
+// captions) and search has real words to find; the number keeps every item's text its own.
+const SUBJECTS: Record<string, string[]> = {
+  image: [
+    'Hero banner',
+    'Product shot',
+    'Poster',
+    'Social tile',
+    'Packaging mock-up',
+    'Lookbook page',
+    'Store window',
+    'Event invite',
+  ],
+  video: ['Teaser cut', 'Behind the scenes', 'Product loop', 'Launch reel'],
+  audio: ['Radio spot', 'Podcast intro', 'Jingle', 'Voice-over take'],
+};
+const CAMPAIGNS = [
+  'spring launch',
+  'summer sale',
+  'autumn campaign',
+  'holiday edition',
+  'brand refresh',
+  'open studio',
+];
+
+function bulkDescription(type: string, index: number, h: number): string {
+  const subjects = SUBJECTS[type] ?? [type];
+  const subject = subjects[(h >>> 4) % subjects.length] as string;
+  const campaign = CAMPAIGNS[(h >>> 8) % CAMPAIGNS.length] as string;
+  return `${subject}, ${campaign} #${index + 1}`;
 }
 
 /**

@@ -121,7 +121,7 @@ describe('first sync', () => {
       expect(localIds(brand, { type })).toEqual(expected[type]);
       expect(store.library.count(brand, { type })).toBe(expected[type].length);
     }
-    const words = localIds(brand, { search: 'video seeded' });
+    const words = localIds(brand, { search: 'teaser cut' });
     expect(words.length).toBeGreaterThan(0);
     expect(words.length).toBeLessThan(expected.video.length + 1);
     expect(words.every((id) => store.library.get(id)?.type === 'video')).toBe(true);
