@@ -2,129 +2,40 @@
 // lease, runs the handler registered for their kind, and records the outcome. A crash at
 // any moment leaves every job queued, running under a lease that will be recovered, or
 // finished: nothing is lost, and a finished job never runs again.
-import { randomUUID } from 'node:crypto';
-import type { z } from 'zod';
-import type { JobError, JobRecord, QueueOwner, Store } from '../store/index.ts';
-import { interruptionsOf, queuePausedSetting } from '../store/index.ts';
-import { backoffDelay, defaultBackoff } from './backoff.ts';
+import type { JobRecord, QueueOwner, Store } from '../store/index.ts';
+import { queuePausedSetting } from '../store/index.ts';
+import { defaultBackoff } from './backoff.ts';
 import type { BackoffPolicy } from './backoff.ts';
-import { classifyFailure } from './classify-failure.ts';
-import type { FailureClass } from './classify-failure.ts';
-import { LeaseLostError, QueueError } from './job-errors.ts';
-import { isOwnerAlive, newOwner, retireOwner } from './owner-liveness.ts';
+import { QueueError } from './job-errors.ts';
+import { abortRun, jobContext, runHandler } from './job-run.ts';
+import { keepLease, recoverLeases } from './leases.ts';
+import { OutcomeRecorder } from './outcome-recorder.ts';
+import { newOwner, retireOwner } from './owner-liveness.ts';
 import { systemClock } from './queue-clock.ts';
 import type { QueueClock } from './queue-clock.ts';
+import { QueueConditions } from './queue-conditions.ts';
+import type { QueueConditionName, QueueEvents, QueueStatus } from './queue-events.ts';
 import type {
-  QueueCondition,
-  QueueConditionName,
-  QueueEvents,
-  QueueStatus,
-} from './queue-events.ts';
+  ActiveRun,
+  EnqueueOptions,
+  EnqueueResult,
+  JobKindDefinition,
+  JobKindHandle,
+  JobQueueOptions,
+  RegisteredKind,
+} from './queue-types.ts';
 import { TypedEmitter } from './typed-emitter.ts';
 
-/**
- * Runs that may die with their process before a job counts as a crash loop and fails. Each
- * such run is refunded, so quitting the app mid-job never uses up a job's own attempts.
- */
-export const CRASH_LOOP_LIMIT = 10;
-
-/** A job as its handler sees it: the payload parsed by the kind's schema. */
-export type RunningJob<P> = Omit<JobRecord, 'payload'> & { payload: P };
-
-export interface JobContext {
-  /** Fires when the job is cancelled, the queue stops, or the lease is lost. */
-  signal: AbortSignal;
-  /** Number of this attempt (1 on the first run). */
-  attempt: number;
-  /** Facts remembered by earlier attempts and this one. */
-  readonly facts: Readonly<Record<string, unknown>>;
-  /**
-   * Writes facts to the database before returning (JSON merge: null removes one). Call it
-   * before a request leaves, so that a crash after the send finds what was sent.
-   */
-  remember(facts: Record<string, unknown>): void;
-  /** The job's idempotency key under `name`: created and remembered on first use, then reused. */
-  idempotencyKey(name?: string): string;
-  progress(done: number, total?: number | null): void;
-}
-
-export interface JobKindDefinition<P> {
-  payload: z.ZodType<P>;
-  /** Jobs of this kind running at once (default 1). */
-  concurrency?: number;
-  /** Charged attempts before a transient failure becomes final (default 8). */
-  maxAttempts?: number;
-  backoff?: Partial<BackoffPolicy>;
-  run(job: RunningJob<P>, ctx: JobContext): Promise<unknown>;
-  /** Runs inside the transaction that marks the job done (record the outcome atomically). */
-  onDone?(job: RunningJob<P>, result: unknown): void;
-  /** Runs inside the transaction that marks the job failed. */
-  onFailed?(job: RunningJob<P>, error: JobError): void;
-}
-
-export interface EnqueueOptions {
-  /** Deduplication: while a job with this key is queued, running or waiting, no second one is added. */
-  key?: string;
-  brandId?: string;
-  /** Higher runs first (default 0). */
-  priority?: number;
-  /** Not before this time. */
-  runAt?: number;
-}
-
-export interface EnqueueResult<P> {
-  job: RunningJob<P>;
-  /** false: an active job with the same key already existed and is returned. */
-  created: boolean;
-}
-
-export interface JobKindHandle<P> {
-  kind: string;
-  enqueue(payload: P, options?: EnqueueOptions): EnqueueResult<P>;
-}
-
-export interface JobQueueOptions {
-  store: Store;
-  clock?: QueueClock;
-  random?: () => number;
-  /** Lease length; renewed every third of it while the job runs (default 30 s). */
-  leaseMs?: number;
-  /** Jobs running at once over all kinds (default 8: uploads take 6, two stay for the rest). */
-  maxConcurrency?: number;
-  backoff?: Partial<BackoffPolicy>;
-  /** Delays between offline probes: from base, doubling, capped (default 2 s .. 60 s). */
-  offlineProbe?: BackoffPolicy;
-  /** Delay between probes while the account is refused (default 5 min; a login clears it at once). */
-  accountProbeMs?: number;
-  /** Delay before the queue retries after its own bookkeeping failed (default 1 s). */
-  storeRetryMs?: number;
-  /** The API client's per-key gate: no job starts while it is closed. */
-  rateGate?: { readonly pausedUntil: number | undefined };
-}
-
-interface RegisteredKind {
-  definition: JobKindDefinition<unknown>;
-  concurrency: number;
-  maxAttempts: number;
-  backoff: BackoffPolicy;
-}
-
-type AbortReason = 'stop' | 'cancel' | 'lease-lost';
-
-interface ActiveRun {
-  job: JobRecord;
-  kind: RegisteredKind;
-  controller: AbortController;
-  abortReason: AbortReason | null;
-  facts: Record<string, unknown>;
-  progress: { done: number; total: number | null } | null;
-  probe: boolean;
-  cancelLease: () => void;
-}
-
-interface ConditionState extends QueueCondition {
-  probeDelayMs: number;
-}
+export { CRASH_LOOP_LIMIT } from './job-run.ts';
+export type {
+  EnqueueOptions,
+  EnqueueResult,
+  JobContext,
+  JobKindDefinition,
+  JobKindHandle,
+  JobQueueOptions,
+  RunningJob,
+} from './queue-types.ts';
 
 export class JobQueue {
   readonly events = new TypedEmitter<QueueEvents>();
@@ -134,13 +45,12 @@ export class JobQueue {
   private readonly leaseMs: number;
   private readonly maxConcurrency: number;
   private readonly backoff: BackoffPolicy;
-  private readonly offlineProbe: BackoffPolicy;
-  private readonly accountProbeMs: number;
   private readonly storeRetryMs: number;
   private readonly rateGate: JobQueueOptions['rateGate'];
   private readonly kinds = new Map<string, RegisteredKind>();
   private readonly running = new Map<number, ActiveRun>();
-  private readonly conditions = new Map<QueueConditionName, ConditionState>();
+  private readonly conditions: QueueConditions;
+  private readonly outcomes: OutcomeRecorder;
   private owner: QueueOwner | null = null;
   private started = false;
   private stopping = false;
@@ -167,10 +77,27 @@ export class JobQueue {
     this.leaseMs = positive(options.leaseMs ?? 30_000, 'leaseMs');
     this.maxConcurrency = positive(options.maxConcurrency ?? 8, 'maxConcurrency');
     this.backoff = { ...defaultBackoff, ...options.backoff };
-    this.offlineProbe = options.offlineProbe ?? { baseMs: 2_000, capMs: 60_000 };
-    this.accountProbeMs = positive(options.accountProbeMs ?? 5 * 60_000, 'accountProbeMs');
     this.storeRetryMs = positive(options.storeRetryMs ?? 1_000, 'storeRetryMs');
     this.rateGate = options.rateGate;
+    this.conditions = new QueueConditions({
+      clock: this.clock,
+      offlineProbe: options.offlineProbe ?? { baseMs: 2_000, capMs: 60_000 },
+      accountProbeMs: positive(options.accountProbeMs ?? 5 * 60_000, 'accountProbeMs'),
+      changed: () => this.emitStatus(),
+    });
+    this.outcomes = new OutcomeRecorder({
+      store: this.store,
+      clock: this.clock,
+      random: this.random,
+      events: this.events,
+      conditions: this.conditions,
+      ownerId: () => this.ownerId(),
+      holdUntil: (until) => {
+        this.gateUntil = Math.max(this.gateUntil, until);
+        this.emitStatus();
+      },
+      reportStoreFailure: (error) => this.reportStoreFailure(error),
+    });
   }
 
   /** Registers the handler of a kind; returns a typed handle to enqueue jobs of it. */
@@ -256,7 +183,7 @@ export class JobQueue {
     this.recoveryTimer?.();
     this.recoveryTimer = null;
     const runs = [...this.running.values()];
-    for (const run of runs) this.abortRun(run, 'stop');
+    for (const run of runs) abortRun(run, 'stop');
     if (this.running.size > 0) await new Promise<void>((resolve) => this.idleWaiters.push(resolve));
     if (this.owner !== null) {
       retireOwner(this.owner.ownerId);
@@ -285,12 +212,12 @@ export class JobQueue {
 
   /** A host that knows better (OS says offline, login failed) sets a condition itself. */
   setCondition(name: QueueConditionName, reason: { code: string; message: string }): void {
-    this.raiseCondition(name, reason);
+    this.conditions.raise(name, reason);
   }
 
   /** The condition cleared (the network is back, the user logged in again): resume at once. */
   clearCondition(name: QueueConditionName): void {
-    if (this.conditions.delete(name)) {
+    if (this.conditions.clear(name)) {
       this.emitStatus();
       this.schedulePump();
     }
@@ -302,7 +229,7 @@ export class JobQueue {
     if (job === undefined) return undefined;
     if (job.state === 'cancelled') this.events.emit('job:cancelled', { job });
     const run = this.running.get(jobId);
-    if (run !== undefined) this.abortRun(run, 'cancel');
+    if (run !== undefined) abortRun(run, 'cancel');
     this.schedulePump();
     return job;
   }
@@ -322,9 +249,7 @@ export class JobQueue {
       started: this.started,
       userPaused: this.userPaused,
       paused: this.userPaused || this.conditions.size > 0,
-      conditions: [...this.conditions.values()].map(
-        ({ probeDelayMs: _, ...condition }) => condition,
-      ),
+      conditions: this.conditions.list(),
       rateLimitedUntil: gate > this.clock.now() ? gate : null,
       runningJobs: this.running.size,
     };
@@ -384,7 +309,7 @@ export class JobQueue {
       if (this.conditions.size > 0) {
         if ([...this.running.values()].some((run) => run.probe)) return false;
         if (claimed.length > 0) return false; // the one probe is claimed
-        const probeAt = Math.min(...[...this.conditions.values()].map((c) => c.nextProbeAt));
+        const probeAt = this.conditions.nextProbeAt();
         if (probeAt > now) {
           wakeAt = probeAt;
           return false;
@@ -463,7 +388,7 @@ export class JobQueue {
     if (batch.length === 0 && claim === undefined) return;
     this.doneRuns = [];
     // The service answered: a condition (offline, account) is over before the claims.
-    if (batch.length > 0) this.conditionEvidence('success');
+    if (batch.length > 0) this.conditions.evidence('success');
     const now = this.clock.now();
     const owner = (this.owner as QueueOwner).ownerId;
     const outcomes: Array<{ job: JobRecord | undefined } | { error: unknown }> = [];
@@ -489,7 +414,7 @@ export class JobQueue {
     } catch (error) {
       claimed.length = 0;
       // Nothing of the batch was recorded: each run on its own, with its own fallback.
-      for (const { run, result } of batch) this.settle(run, { ok: true, result });
+      for (const { run, result } of batch) this.outcomes.settle(run, { ok: true, result });
       this.finishRuns(batch.map((d) => d.run));
       if (this.stopping && this.running.size === 0) this.resolveIdle();
       throw error;
@@ -497,7 +422,7 @@ export class JobQueue {
     batch.forEach(({ run }, i) => {
       const outcome = outcomes[i];
       if (outcome !== undefined && 'error' in outcome) {
-        this.recordingFailed(run, outcome.error, now);
+        this.outcomes.recordingFailed(run, outcome.error, now);
         // Waiting again, with a time the claims above did not see.
         this.nothingDueUntil.delete(run.job.kind);
         this.schedulePump();
@@ -550,38 +475,27 @@ export class JobQueue {
       cancelLease: () => {},
     };
     this.running.set(job.id, run);
-    run.cancelLease = this.keepLease(run);
+    run.cancelLease = keepLease(run, {
+      store: this.store,
+      clock: this.clock,
+      leaseMs: this.leaseMs,
+      ownerId: this.ownerId(),
+      reportStoreFailure: (error) => this.reportStoreFailure(error),
+    });
     this.events.emit('job:started', { job });
     void this.execute(run);
   }
 
   private async execute(run: ActiveRun): Promise<void> {
-    let outcome: { ok: true; result: unknown } | { ok: false; failure: FailureClass };
-    try {
-      if (run.job.cancelRequested) throw new Error('cancel requested before start');
-      const interruptions = interruptionsOf(run.job);
-      if (interruptions >= CRASH_LOOP_LIMIT) {
-        // A job that keeps dying with its worker (a crash loop) is stopped here.
-        outcome = {
-          ok: false,
-          failure: {
-            type: 'permanent',
-            error: {
-              code: 'TOO_MANY_ATTEMPTS',
-              message: `Job died with its process ${interruptions} times; giving up (retry it to start over).`,
-              kind: 'permanent',
-              retryable: false,
-            },
-          },
-        };
-      } else {
-        const payload = run.kind.definition.payload.parse(run.job.payload);
-        const result = await run.kind.definition.run({ ...run.job, payload }, this.contextFor(run));
-        outcome = { ok: true, result };
-      }
-    } catch (error) {
-      outcome = { ok: false, failure: classifyFailure(error) };
-    }
+    const outcome = await runHandler(
+      run,
+      jobContext(run, {
+        store: this.store,
+        clock: this.clock,
+        events: this.events,
+        ownerId: this.ownerId(),
+      }),
+    );
     run.cancelLease();
     if (outcome.ok && run.abortReason !== 'lease-lost') {
       // Recorded by the next pump, with the claim of the next job, in one commit. That
@@ -591,291 +505,19 @@ export class JobQueue {
       if (this.doneRuns.length === 1) setImmediate(() => this.schedulePump());
       return;
     }
-    this.settle(run, outcome);
+    this.outcomes.settle(run, outcome);
     this.running.delete(run.job.id);
     this.nothingDueUntil.delete(run.job.kind); // back to waiting, maybe
     if (!this.stopping) this.schedulePump();
     else if (this.running.size === 0) this.resolveIdle();
   }
 
-  private contextFor(run: ActiveRun): JobContext {
-    const remember = (facts: Record<string, unknown>): void => {
-      if (run.abortReason === 'lease-lost') throw new LeaseLostError(run.job.id);
-      const merged = this.store.jobs.remember(
-        run.job.id,
-        (this.owner as QueueOwner).ownerId,
-        facts,
-        this.clock.now(),
-      );
-      if (merged === undefined) {
-        this.abortRun(run, 'lease-lost');
-        throw new LeaseLostError(run.job.id);
-      }
-      run.facts = merged;
-    };
-    return {
-      signal: run.controller.signal,
-      attempt: run.job.attempts,
-      get facts() {
-        return run.facts;
-      },
-      remember,
-      idempotencyKey: (name = 'idempotencyKey') => {
-        const existing = run.facts[name];
-        if (typeof existing === 'string') return existing;
-        const key = randomUUID();
-        remember({ [name]: key });
-        return key;
-      },
-      progress: (done, total = null) => {
-        run.progress = { done, total };
-        this.events.emit('job:progress', { jobId: run.job.id, kind: run.job.kind, done, total });
-      },
-    };
-  }
-
-  /** Renews the lease every third of its length; a lost lease aborts the run. */
-  private keepLease(run: ActiveRun): () => void {
-    let cancel = (): void => {};
-    const tick = (): void => {
-      const now = this.clock.now();
-      try {
-        const kept = this.store.jobs.renewLease(
-          run.job.id,
-          (this.owner as QueueOwner).ownerId,
-          now + this.leaseMs,
-          run.progress,
-        );
-        if (kept === 'lost') return this.abortRun(run, 'lease-lost');
-        if (kept === 'cancel-requested') this.abortRun(run, 'cancel');
-      } catch (error) {
-        this.reportStoreFailure(error);
-      }
-      cancel = this.clock.setTimer(tick, Math.max(1, Math.floor(this.leaseMs / 3)));
-    };
-    cancel = this.clock.setTimer(tick, Math.max(1, Math.floor(this.leaseMs / 3)));
-    return () => cancel();
-  }
-
-  private abortRun(run: ActiveRun, reason: AbortReason): void {
-    if (run.abortReason !== null) return;
-    run.abortReason = reason;
-    run.controller.abort(new Error(`job ${run.job.id}: ${reason}`));
-  }
-
-  // ---- recording outcomes ------------------------------------------------------------------
-
-  private settle(
-    run: ActiveRun,
-    outcome: { ok: true; result: unknown } | { ok: false; failure: FailureClass },
-  ): void {
-    if (run.abortReason === 'lease-lost') return; // the job is someone else's now
-    const now = this.clock.now();
-    const owner = (this.owner as QueueOwner).ownerId;
-    const jobs = this.store.jobs;
-    const typed = (job: JobRecord): RunningJob<unknown> => job;
-    try {
-      if (outcome.ok) {
-        // Without fsync (Db.relaxed): a completion lost to a power cut runs the job again,
-        // which every handler survives (as a crash just before this commit).
-        const done = this.store.db.relaxed(() =>
-          this.store.transaction(() => {
-            const job = jobs.complete(run.job.id, owner, outcome.result, now);
-            if (job !== undefined) run.kind.definition.onDone?.(typed(job), outcome.result);
-            return job;
-          }),
-        );
-        if (done !== undefined) this.events.emit('job:done', { job: done });
-        this.conditionEvidence('success');
-        return;
-      }
-      const failure = outcome.failure;
-      if (failure.type === 'lease-lost') return;
-      if (run.abortReason === 'stop') {
-        return this.requeued(
-          jobs.retryLater(run.job.id, owner, requeue(now), now),
-          'the queue stopped',
-        );
-      }
-      if (run.abortReason === 'cancel' || run.job.cancelRequested) {
-        const job = jobs.markCancelled(run.job.id, owner, now);
-        if (job !== undefined) this.events.emit('job:cancelled', { job });
-        return;
-      }
-      switch (failure.type) {
-        case 'permanent':
-          this.conditionEvidence(
-            failure.error.status === undefined || failure.error.status === 0 ? 'none' : 'answered',
-          );
-          return this.recordFailure(run, failure.error, now);
-        case 'account': {
-          this.raiseCondition('account', failure.error);
-          return this.requeued(
-            jobs.retryLater(run.job.id, owner, requeue(now, failure.error), now),
-            failure.error.code,
-          );
-        }
-        case 'offline': {
-          this.raiseCondition('offline', failure.error);
-          const delay = backoffDelay(run.job.networkFailures + 1, run.kind.backoff, this.random);
-          return this.retryEvent(
-            jobs.retryLater(
-              run.job.id,
-              owner,
-              { nextRunAt: now + delay, error: failure.error, refund: true, networkFailure: true },
-              now,
-            ),
-            failure.error,
-          );
-        }
-        case 'rate-limited': {
-          this.conditionEvidence('answered');
-          const delay =
-            failure.retryAfterMs ?? backoffDelay(run.job.attempts, run.kind.backoff, this.random);
-          this.gateUntil = Math.max(this.gateUntil, now + delay);
-          this.emitStatus();
-          return this.retryEvent(
-            jobs.retryLater(
-              run.job.id,
-              owner,
-              { nextRunAt: now + delay, error: failure.error, refund: true, networkFailure: false },
-              now,
-            ),
-            failure.error,
-          );
-        }
-        case 'transient':
-        case 'aborted': {
-          this.conditionEvidence(failure.error.kind === 'server' ? 'answered' : 'none');
-          if (run.job.attempts >= run.kind.maxAttempts) {
-            return this.recordFailure(
-              run,
-              {
-                ...failure.error,
-                message: `${failure.error.message} (gave up after ${run.job.attempts} attempts)`,
-              },
-              now,
-            );
-          }
-          const delay =
-            'retryAfterMs' in failure && failure.retryAfterMs !== undefined
-              ? failure.retryAfterMs
-              : backoffDelay(run.job.attempts, run.kind.backoff, this.random);
-          return this.retryEvent(
-            jobs.retryLater(
-              run.job.id,
-              owner,
-              {
-                nextRunAt: now + delay,
-                error: failure.error,
-                refund: false,
-                networkFailure: false,
-              },
-              now,
-            ),
-            failure.error,
-          );
-        }
-      }
-    } catch (error) {
-      this.recordingFailed(run, error, now);
-    }
-  }
-
-  /**
-   * Recording the outcome failed (the write, or the kind's onDone hook): the run counts as
-   * a transient failure, so the job runs again rather than being lost.
-   */
-  private recordingFailed(run: ActiveRun, error: unknown, now: number): void {
-    const owner = (this.owner as QueueOwner).ownerId;
-    this.reportStoreFailure(error);
-    const failure = classifyFailure(error);
-    const jobError: JobError =
-      failure.type === 'lease-lost'
-        ? { code: 'LEASE_LOST', message: 'lease lost', kind: 'internal', retryable: true }
-        : failure.error;
-    const delay = backoffDelay(run.job.attempts, run.kind.backoff, this.random);
-    this.safely(() =>
-      this.retryEvent(
-        this.store.jobs.retryLater(
-          run.job.id,
-          owner,
-          { nextRunAt: now + delay, error: jobError, refund: false, networkFailure: false },
-          now,
-        ),
-        jobError,
-      ),
-    );
-  }
-
-  private recordFailure(run: ActiveRun, error: JobError, now: number): void {
-    const owner = (this.owner as QueueOwner).ownerId;
-    const failed = this.store.transaction(() => {
-      const job = this.store.jobs.fail(run.job.id, owner, error, now);
-      if (job !== undefined) run.kind.definition.onFailed?.(job, error);
-      return job;
-    });
-    if (failed !== undefined) this.events.emit('job:failed', { job: failed, error });
-  }
-
-  private retryEvent(job: JobRecord | undefined, error: JobError): void {
-    if (job !== undefined) this.events.emit('job:retry', { job, error, nextRunAt: job.nextRunAt });
-  }
-
-  private requeued(job: JobRecord | undefined, reason: string): void {
-    if (job !== undefined) this.events.emit('job:requeued', { job, reason });
-  }
-
-  // ---- queue-wide conditions ---------------------------------------------------------------
-
-  private raiseCondition(
-    name: QueueConditionName,
-    reason: { code: string; message: string },
-  ): void {
-    const now = this.clock.now();
-    const current = this.conditions.get(name);
-    let delay: number;
-    if (name === 'account') delay = this.accountProbeMs;
-    else if (current === undefined) delay = this.offlineProbe.baseMs;
-    else delay = Math.min(this.offlineProbe.capMs, current.probeDelayMs * 2);
-    this.conditions.set(name, {
-      name,
-      code: reason.code,
-      message: reason.message,
-      since: current?.since ?? now,
-      nextProbeAt: now + delay,
-      probeDelayMs: delay,
-    });
-    this.emitStatus();
-  }
-
-  /**
-   * What a finished run proves: a success means online and authorised; any answer from
-   * the service (a 429, a 5xx) means online.
-   */
-  private conditionEvidence(kind: 'success' | 'answered' | 'none'): void {
-    if (kind === 'none') return;
-    let changed = this.conditions.delete('offline');
-    if (kind === 'success') changed = this.conditions.delete('account') || changed;
-    if (changed) this.emitStatus();
-  }
-
   // ---- lease recovery ----------------------------------------------------------------------
 
   private recoverLeases(): void {
     this.nothingDueUntil.clear();
-    const now = this.clock.now();
     const recovered: JobRecord[] = [];
-    this.safely(() => {
-      for (const owner of this.store.jobs.owners()) {
-        if (owner.ownerId === this.owner?.ownerId || isOwnerAlive(owner)) continue;
-        this.store.transaction(() => {
-          recovered.push(...this.store.jobs.releaseOwner(owner.ownerId, now));
-          this.store.jobs.removeOwner(owner.ownerId);
-        });
-      }
-      recovered.push(...this.store.jobs.recoverExpired(now));
-    });
+    this.safely(() => recoverLeases(this.store, this.owner?.ownerId, this.clock.now(), recovered));
     for (const job of recovered)
       this.events.emit('job:requeued', { job, reason: 'its worker stopped' });
   }
@@ -907,6 +549,10 @@ export class JobQueue {
     for (const waiter of settled) waiter.resolve();
   }
 
+  private ownerId(): string {
+    return (this.owner as QueueOwner).ownerId;
+  }
+
   private emitStatus(): void {
     this.events.emit('queue:status', this.status());
   }
@@ -926,10 +572,6 @@ export class JobQueue {
       return undefined;
     }
   }
-}
-
-function requeue(now: number, error: JobError | null = null) {
-  return { nextRunAt: now, error, refund: true, networkFailure: false, state: 'queued' as const };
 }
 
 function positive(value: number, name: string): number {
