@@ -24,7 +24,7 @@ export default tseslint.config(
   },
   ...svelte.configs.recommended,
   {
-    files: ['renderer/**/*.svelte', 'renderer/**/*.svelte.ts'],
+    files: ['renderer/**/*.svelte', 'renderer/**/*.svelte.ts', 'test/renderer/**/*.svelte.ts'],
     languageOptions: {
       parserOptions: { parser: tseslint.parser, extraFileExtensions: ['.svelte'] },
     },

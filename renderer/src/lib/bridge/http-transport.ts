@@ -62,9 +62,9 @@ export class HttpTransport implements BridgeTransport {
     const source = new EventSource(`${this.#base}/api/events`, { withCredentials: false });
     source.onopen = () => onState?.(true);
     source.onerror = () => onState?.(false);
-    source.onmessage = (message: MessageEvent<string>) => {
+    source.onmessage = (message) => {
       try {
-        onEvent(JSON.parse(message.data) as NumberedEvent);
+        onEvent(JSON.parse(message.data as string) as NumberedEvent);
       } catch {
         // A malformed event is dropped: the next query shows the truth anyway.
       }
