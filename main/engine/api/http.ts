@@ -1,31 +1,32 @@
 // The single path every call to the service takes: auth header, the per-key rate gate,
 // timeouts, cancellation, the retry rules of the interface document, response validation,
-// and the translation of every failure into an ApiError. The exchange itself is
-// transport.ts (download-request.ts for downloads). Transport errors never leave this
-// module: they are read for their code and dropped, so no URL or header rides along.
+// and the translation of every failure into an ApiError. This module sends (the gate, the
+// pacer's turn, the retries); http-request.ts builds each request, http-answer.ts reads the
+// answer and translates failures, and the exchange itself is transport.ts
+// (download-request.ts for downloads). Transport errors never leave this path: they are
+// read for their code and dropped, so no URL or header rides along.
 import { backoffDelay } from '../queue/backoff.ts';
 import type { z } from 'zod';
-import { ApiError, CLIENT_ERROR_CODES, type ApiErrorKind } from './errors.ts';
+import type { ApiError } from './errors.ts';
 import { abortedError, realClock, type Clock } from './clock.ts';
+import { answerReader } from './http-answer.ts';
+import { normalizeBaseUrl, requestOf } from './http-request.ts';
+import type {
+  CallSpec,
+  Credentials,
+  ErrorContext,
+  FreshBody,
+  HttpMethod,
+  Output,
+  RetryPolicy,
+} from './http-types.ts';
 import { rateGateFor, type RateGate } from './rate-gate.ts';
 import { Pacer, pacerOf } from './pacer.ts';
-import { ErrorEnvelope, envelope } from './schemas.ts';
 import { exchange, ExchangeError, type Answer } from './transport.ts';
 
-export interface Credentials {
-  /** `api-key` goes in `x-api-key`; `bearer` (an OAuth access token) in `Authorization`. Never both. */
-  kind: 'api-key' | 'bearer';
-  secret: string;
-}
-
-export interface RetryPolicy {
-  /** Retries after network errors and 5xx (so `limit + 1` sends at most). */
-  limit: number;
-  /** Retries after 429 answers. */
-  rateLimitedLimit: number;
-  baseDelayMs: number;
-  maxDelayMs: number;
-}
+export type * from './http-types.ts';
+export { normalizeBaseUrl, seg, USER_AGENT } from './http-request.ts';
+export { invalidResponse, isMissingEndpoint, kindOf, parseRetryAfter } from './http-answer.ts';
 
 export const DEFAULT_RETRY: RetryPolicy = {
   limit: 4,
@@ -34,63 +35,6 @@ export const DEFAULT_RETRY: RetryPolicy = {
   maxDelayMs: 30_000,
 };
 export const DEFAULT_TIMEOUT_MS = 30_000;
-
-/**
- * What may be re-sent when the outcome of a send is uncertain (no answer, or a 5xx):
- * - `resend`: the request is idempotent (GET, PUT, DELETE), carries an Idempotency-Key and
- *   the same body (POST /brands, POST /brand-skills), or the service deduplicates it
- *   (image upload: `existing`; apply/discard: docs/service.md, Edit states);
- * - `once`: re-sending could do the work twice (image edit costs credits; a signed
- *   upload's token is single-use): re-sent only when nothing reached the service.
- */
-export type ResendRule = 'resend' | 'once';
-
-export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
-
-export interface UploadProgress {
-  transferred: number;
-  total: number | undefined;
-}
-
-export interface CallSpec<S extends z.ZodType | null> {
-  method: HttpMethod;
-  /** "METHOD /path/{template}": names the call in errors; never holds IDs or tokens. */
-  endpoint: string;
-  /** Path below the base URL, IDs already encoded; or an absolute URL (staged upload). */
-  path: string;
-  query?: Record<string, string | number | boolean | null | undefined>;
-  json?: unknown;
-  /** A fresh body per send (a stream cannot be sent twice), with its own headers (length, type). */
-  body?: () => Promise<FreshBody> | FreshBody;
-  headers?: Record<string, string>;
-  /** false for the signed upload endpoints: the path token is the credential. */
-  auth?: boolean;
-  /** The `data` schema of the success envelope; null when the body is not read (raw PUT). */
-  schema: S;
-  /** Accept a 2xx with an empty body (some DELETEs answer 204). */
-  allowEmpty?: boolean;
-  resend: ResendRule;
-  /** Set for endpoints only docs/service.md assumes: a 404/405 then means "feature unavailable". */
-  assumedFeature?: string;
-  /** Added to the request timeout (a `wait=true` GET holds the connection that long). */
-  extraTimeoutMs?: number;
-  /** Uploads: idle timeouts instead of a total, so a large file on a slow link is not cut. */
-  transfer?: boolean;
-  signal?: AbortSignal;
-  onUploadProgress?: (progress: UploadProgress) => void;
-  /**
-   * After an uncertain send, a later answer may prove the earlier one succeeded (a DELETE
-   * retried after a lost answer gets 404): return `{value}` to resolve with, or undefined.
-   */
-  resolveAfterUncertain?: (error: ApiError) => { value: Output<S> } | undefined;
-}
-
-export interface FreshBody {
-  /** A list of chunks: bytes already in memory, sent in order (a multipart upload). */
-  body: Uint8Array | string | NodeJS.ReadableStream | readonly Uint8Array[];
-  headers?: Record<string, string>;
-}
-export type Output<S> = S extends z.ZodType ? z.output<S> : undefined;
 
 export interface HttpOptions {
   baseUrl: string;
@@ -108,25 +52,8 @@ export interface HttpOptions {
   onRequest?: (info: { method: HttpMethod; endpoint: string; at: number }) => void;
 }
 
-/** How every request names the client, downloads included. */
-export const USER_AGENT = 'brand-sync';
-const BASE_HEADERS = { 'user-agent': USER_AGENT, accept: 'application/json' } as const;
-
 /** Tries after a failure that sent nothing (the host refused or was not found) before giving up. */
 const NOT_SENT_RETRIES = 2;
-
-/** Transport status codes that prove the request never reached the service. */
-const NOT_SENT_CODES = new Set([
-  'ECONNREFUSED',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-  'ENETUNREACH',
-  'EHOSTUNREACH',
-  'ERR_INVALID_URL',
-]);
-
-/** What error translation needs to know about a call. */
-export type ErrorContext = Pick<CallSpec<null>, 'endpoint' | 'method' | 'assumedFeature'>;
 
 export interface Http {
   readonly baseUrl: string;
@@ -181,8 +108,7 @@ export function createHttp(options: HttpOptions): Http {
   const authHeaders = (): Record<string, string> =>
     kind === 'api-key' ? { 'x-api-key': secret } : { authorization: `Bearer ${secret}` };
 
-  const redact = (text: string): string =>
-    text.includes(secret) ? text.split(secret).join('[redacted]') : text;
+  const { transportError, httpError, parseSuccess } = answerReader(secret);
 
   const signalFor = (signal: AbortSignal | undefined): AbortSignal | undefined => {
     if (signal && clientSignal) return AbortSignal.any([signal, clientSignal]);
@@ -199,18 +125,7 @@ export function createHttp(options: HttpOptions): Http {
     fresh: FreshBody | undefined,
     freshSocket: boolean,
   ): Promise<{ ok: true; value: Output<S> } | { ok: false; error: ApiError; stale?: boolean }> {
-    const url = buildUrl(baseUrl, spec.path, spec.query);
-    const headers: Record<string, string> = { ...BASE_HEADERS, ...spec.headers };
-    if (spec.auth !== false) Object.assign(headers, authHeaders());
-    let body: FreshBody['body'] | undefined = fresh?.body;
-    if (fresh?.headers) Object.assign(headers, fresh.headers);
-    if (spec.json !== undefined) {
-      body = JSON.stringify(spec.json);
-      headers['content-type'] = 'application/json';
-    }
-    if (typeof body === 'string' || body instanceof Uint8Array) {
-      headers['content-length'] = String(Buffer.byteLength(body));
-    }
+    const { url, headers, body } = requestOf(baseUrl, spec, fresh, authHeaders);
     let answer: Answer;
     try {
       answer = await exchange({
@@ -231,106 +146,6 @@ export function createHttp(options: HttpOptions): Http {
     const status = answer.status;
     if (status >= 200 && status < 300) return parseSuccess(spec, answer.body);
     return { ok: false, error: httpError(spec, status, answer.body, answer.headers) };
-  }
-
-  function transportError(
-    error: unknown,
-    spec: ErrorContext,
-    signal: AbortSignal | undefined,
-  ): ApiError {
-    if (signal?.aborted) return abortedError(spec.endpoint);
-    const code =
-      typeof (error as { code?: unknown })?.code === 'string'
-        ? (error as { code: string }).code
-        : '';
-    if (code === 'FILE_CHANGED') {
-      // The local file changed mid-send: a retry now would race the writer again.
-      return new ApiError({
-        kind: 'client',
-        code,
-        status: 0,
-        message: `${spec.endpoint}: the file changed while it was being sent.`,
-        endpoint: spec.endpoint,
-      });
-    }
-    // An ExchangeError knows whether the request left; for a stream's own errors (a
-    // download's body cut short) the code tells.
-    const isTimeout = error instanceof ExchangeError && error.timeout;
-    const notSent = error instanceof ExchangeError ? !error.sent : NOT_SENT_CODES.has(code);
-    // Only the transport code is named; no library message (it may hold the URL) is kept.
-    const what = isTimeout
-      ? 'no answer within the time limit'
-      : code
-        ? `connection failed (${code})`
-        : 'connection failed';
-    return new ApiError({
-      kind: 'network',
-      code: isTimeout ? CLIENT_ERROR_CODES.timeout : CLIENT_ERROR_CODES.network,
-      status: 0,
-      message: `${spec.endpoint}: ${what}.`,
-      endpoint: spec.endpoint,
-      uncertain: spec.method !== 'GET' && !notSent,
-      notSent: notSent && !isTimeout,
-    });
-  }
-
-  function httpError(
-    spec: ErrorContext,
-    status: number,
-    body: Uint8Array,
-    headers: Record<string, string | string[] | undefined>,
-  ): ApiError {
-    const parsed = ErrorEnvelope.safeParse(parseJson(body));
-    const env = parsed.success ? parsed.data.error : undefined;
-    const code = env?.code ?? `HTTP_${status}`;
-    if (spec.assumedFeature && isMissingEndpoint(status, env?.code)) {
-      return new ApiError({
-        kind: 'client',
-        code: CLIENT_ERROR_CODES.featureUnavailable,
-        status,
-        message: `This service does not offer ${spec.assumedFeature} (${spec.endpoint} answered ${status}).`,
-        endpoint: spec.endpoint,
-      });
-    }
-    const retryAfterMs =
-      // An HTTP date names a moment of the wall clock, whatever clock this client keeps.
-      status === 429 ? parseRetryAfter(headers['retry-after'], Date.now()) : undefined;
-    const message = redact(env?.message || `The service answered HTTP ${status}.`);
-    return new ApiError({
-      kind: kindOf(status, code),
-      code,
-      status,
-      message,
-      ...(env?.data !== undefined ? { data: redactData(env.data) } : {}),
-      endpoint: spec.endpoint,
-      ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
-      uncertain: status >= 500 && spec.method !== 'GET',
-    });
-  }
-
-  function redactData(data: unknown): unknown {
-    const text = JSON.stringify(data);
-    return text !== undefined && text.includes(secret) ? JSON.parse(redact(text)) : data;
-  }
-
-  function parseSuccess<S extends z.ZodType | null>(
-    spec: CallSpec<S>,
-    body: Uint8Array,
-  ): { ok: true; value: Output<S> } | { ok: false; error: ApiError } {
-    if (spec.schema === null) return { ok: true, value: undefined as Output<S> };
-    if (body.length === 0 && spec.allowEmpty) return { ok: true, value: undefined as Output<S> };
-    const json = parseJson(body);
-    if (json === NOT_JSON) {
-      return { ok: false, error: invalidResponse(spec.endpoint, 'the body is not JSON') };
-    }
-    const result = envelopeOf(spec.schema).safeParse(json);
-    if (!result.success) {
-      return {
-        ok: false,
-        error: invalidResponse(spec.endpoint, describeIssues(result.error.issues)),
-      };
-    }
-    return { ok: true, value: result.data.data as Output<S> };
   }
 
   /**
@@ -454,115 +269,4 @@ export function createHttp(options: HttpOptions): Http {
     errorFromResponse: httpError,
     errorFromTransport: transportError,
   };
-}
-
-// ---- pure helpers ------------------------------------------------------------------------
-
-export function normalizeBaseUrl(raw: string): string {
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    throw new TypeError(`base URL is not a valid URL: ${JSON.stringify(raw)}`);
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new TypeError(`base URL must be http or https, got ${url.protocol}`);
-  }
-  if (url.username || url.password) {
-    throw new TypeError('base URL must not contain credentials');
-  }
-  url.search = '';
-  url.hash = '';
-  return url.toString().replace(/\/+$/, '');
-}
-
-function buildUrl(baseUrl: string, path: string, query: CallSpec<null>['query']): URL {
-  const url = /^https?:\/\//.test(path) ? new URL(path) : new URL(baseUrl + path);
-  for (const [key, value] of Object.entries(query ?? {})) {
-    if (value !== undefined && value !== null) url.searchParams.set(key, String(value));
-  }
-  return url;
-}
-
-/** Encodes one path segment (IDs come from users and disk: never trust them in a URL). */
-export function seg(value: string): string {
-  return encodeURIComponent(value);
-}
-
-/** One envelope schema per data schema: zod compiles a schema on first use, so build each once. */
-const envelopes = new WeakMap<z.ZodType, z.ZodType>();
-function envelopeOf(schema: z.ZodType): z.ZodType<{ data: unknown }> {
-  let wrapped = envelopes.get(schema);
-  if (wrapped === undefined) {
-    wrapped = envelope(schema);
-    envelopes.set(schema, wrapped);
-  }
-  return wrapped as z.ZodType<{ data: unknown }>;
-}
-
-const NOT_JSON = Symbol('not json');
-function parseJson(body: Uint8Array): unknown {
-  try {
-    return JSON.parse(Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8'));
-  } catch {
-    return NOT_JSON;
-  }
-}
-
-export function invalidResponse(endpoint: string, detail: string): ApiError {
-  return new ApiError({
-    kind: 'invalid-response',
-    code: CLIENT_ERROR_CODES.invalidResponse,
-    status: 0,
-    message: `Unexpected answer from ${endpoint}: ${detail}.`,
-    endpoint,
-  });
-}
-
-function describeIssues(issues: readonly z.core.$ZodIssue[]): string {
-  return issues
-    .slice(0, 3)
-    .map((issue) => {
-      const path = ['data', ...issue.path.map(String)]
-        .join('.')
-        .replace(/\.(\d+)(?=\.|$)/g, '[$1]');
-      return `${path}: ${issue.message}`;
-    })
-    .join('; ');
-}
-
-/** 401 and 403 are split by code: only some are conditions of the whole account. */
-export function kindOf(status: number, code: string): ApiErrorKind {
-  if (status === 401) return code === 'INVALID_UPLOAD_TOKEN' ? 'client' : 'auth';
-  if (status === 403) {
-    if (code === 'ACCOUNT_BANNED') return 'banned';
-    if (code === 'BETA_ACCESS_REQUIRED') return 'beta';
-    return 'forbidden';
-  }
-  if (status === 429) return 'rate-limited';
-  if (status >= 500) return 'server';
-  return 'client';
-}
-
-/**
- * Whether a 404/405 means "no such endpoint" rather than "no such resource": a resource
- * 404 names what is missing (BRAND_NOT_FOUND, IMAGE_NOT_FOUND, …).
- */
-export function isMissingEndpoint(status: number, code: string | undefined): boolean {
-  if (status === 405 || status === 501) return true;
-  if (status !== 404) return false;
-  return code === undefined || code === 'ROUTE_NOT_FOUND' || !code.endsWith('_NOT_FOUND');
-}
-
-/** Retry-After: integer seconds (the document), or an HTTP date (RFC 9110). */
-export function parseRetryAfter(
-  header: string | string[] | undefined,
-  now: number,
-): number | undefined {
-  const value = Array.isArray(header) ? header[0] : header;
-  if (value === undefined || value.trim() === '') return undefined;
-  if (/^\d+$/.test(value.trim())) return Number(value.trim()) * 1000;
-  const date = Date.parse(value);
-  if (Number.isNaN(date)) return undefined;
-  return Math.max(0, date - now);
 }
