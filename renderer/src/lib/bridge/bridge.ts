@@ -1,16 +1,9 @@
 // The one bridge client of the window, typed by contract/: state classes call it, no
 // component talks to a transport.
-import type {
-  ChannelName,
-  FileRef,
-  Input,
-  NumberedEvent,
-  Output,
-  Result,
-} from '../../../../contract/index.ts';
+import type { ChannelName, FileRef, Input, NumberedEvent } from '../../../../contract/index.ts';
 import { HttpTransport } from './http-transport.ts';
 import { IpcTransport, preloadApi } from './ipc-transport.ts';
-import type { BridgeTransport } from './transport.ts';
+import type { Answer, BridgeTransport } from './transport.ts';
 
 export class Bridge {
   readonly #transport: BridgeTransport;
@@ -23,7 +16,7 @@ export class Bridge {
     return this.#transport.host;
   }
 
-  call<N extends ChannelName>(name: N, input: Input<N>): Promise<Result<Output<N>>> {
+  call<N extends ChannelName>(name: N, input: Input<N>): Answer<N> {
     return this.#transport.call(name, input);
   }
 

@@ -1,15 +1,8 @@
 // The headless host's bridge: `POST /api/<name>` for every query and command, `GET
 // /api/events` as server-sent events (the browser's EventSource resumes with Last-Event-ID
 // by itself), files under `/files/`. The session cookie rides along: same origin only.
-import type {
-  ChannelName,
-  FileRef,
-  Input,
-  NumberedEvent,
-  Output,
-  Result,
-} from '../../../../contract/index.ts';
-import { filePath, type BridgeTransport } from './transport.ts';
+import type { ChannelName, FileRef, Input, NumberedEvent } from '../../../../contract/index.ts';
+import { filePath, type Answer, type BridgeTransport } from './transport.ts';
 
 export class HttpTransport implements BridgeTransport {
   readonly host = 'browser' as const;
@@ -19,7 +12,7 @@ export class HttpTransport implements BridgeTransport {
     this.#base = base;
   }
 
-  async call<N extends ChannelName>(name: N, input: Input<N>): Promise<Result<Output<N>>> {
+  async call<N extends ChannelName>(name: N, input: Input<N>): Answer<N> {
     let response: Response;
     try {
       response = await fetch(`${this.#base}/api/${name}`, {
@@ -39,7 +32,7 @@ export class HttpTransport implements BridgeTransport {
       };
     }
     try {
-      return (await response.json()) as Result<Output<N>>;
+      return (await response.json()) as Awaited<Answer<N>>;
     } catch {
       return {
         ok: false,

@@ -1,16 +1,9 @@
 // The desktop app's bridge: the preload's named functions (one per channel) and its event
 // subscription. Files load from the app's own scheme, relative to the page, as over HTTP.
-import type {
-  ChannelName,
-  FileRef,
-  Input,
-  NumberedEvent,
-  Output,
-  Result,
-} from '../../../../contract/index.ts';
+import type { ChannelName, FileRef, Input, NumberedEvent } from '../../../../contract/index.ts';
 // The name list alone: the contract's index would bring zod (and its eval probe) into the page.
 import { PRELOAD_GLOBAL } from '../../../../contract/channel-names.ts';
-import { filePath, type BridgeTransport } from './transport.ts';
+import { filePath, type Answer, type BridgeTransport } from './transport.ts';
 
 type PreloadApi = Record<ChannelName, (input: unknown) => Promise<unknown>> & {
   subscribe(listener: (event: unknown) => void): () => void;
@@ -30,9 +23,9 @@ export class IpcTransport implements BridgeTransport {
     this.#api = api;
   }
 
-  async call<N extends ChannelName>(name: N, input: Input<N>): Promise<Result<Output<N>>> {
+  async call<N extends ChannelName>(name: N, input: Input<N>): Answer<N> {
     try {
-      return (await this.#api[name](input ?? {})) as Result<Output<N>>;
+      return (await this.#api[name](input ?? {})) as Awaited<Answer<N>>;
     } catch {
       return {
         ok: false,

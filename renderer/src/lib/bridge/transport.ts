@@ -10,10 +10,13 @@ import type {
   Result,
 } from '../../../../contract/index.ts';
 
+/** What a call of channel N comes back with: its output, or a plain error. */
+export type Answer<N extends ChannelName> = Promise<Result<Output<N>>>;
+
 export interface BridgeTransport {
   /** Which host serves the window: some settings exist only in the desktop app. */
   readonly host: 'browser' | 'desktop';
-  call<N extends ChannelName>(name: N, input: Input<N>): Promise<Result<Output<N>>>;
+  call<N extends ChannelName>(name: N, input: Input<N>): Answer<N>;
   /** Pushed events, resumed after a drop from the last number seen. Returns the unsubscribe. */
   subscribe(
     onEvent: (event: NumberedEvent) => void,
