@@ -2,8 +2,9 @@
 // migration to /brands; their IDs and idempotency keys do not transfer.
 import { randomUUID } from 'node:crypto';
 import type { ApiError } from './errors.ts';
-import { seg, type Http } from './http.ts';
-import { invalidInput, requireLength, requireUuid } from './input.ts';
+import { byId } from './endpoint.ts';
+import type { Http } from './http.ts';
+import { invalidInput, requireLength } from './input.ts';
 import { BrandSkill, BrandSkillCreation } from './schemas.ts';
 import type { CallOptions } from './brands.ts';
 
@@ -96,45 +97,27 @@ export async function createBrandSkill(
   return { ...created, idempotencyKey: prepared.idempotencyKey };
 }
 
-export async function getBrandSkill(
-  http: Http,
-  id: string,
-  options: CallOptions = {},
-): Promise<BrandSkill> {
-  const endpoint = 'GET /brand-skills/{id}';
-  requireUuid(id, 'Brand Skill ID', endpoint);
-  return http.call({
-    method: 'GET',
-    endpoint,
-    path: `/brand-skills/${seg(id)}`,
-    schema: BrandSkill,
-    resend: 'resend',
-    signal: options.signal,
-  });
-}
+export const getBrandSkill = byId(
+  'GET /brand-skills/{id}',
+  'Brand Skill ID',
+  BrandSkill,
+  (id) => `/brand-skills/${id}`,
+);
 
-export async function deleteBrandSkill(
-  http: Http,
-  id: string,
-  options: CallOptions = {},
-): Promise<void> {
-  const endpoint = 'DELETE /brand-skills/{id}';
-  requireUuid(id, 'Brand Skill ID', endpoint);
-  await http.call({
-    method: 'DELETE',
-    endpoint,
-    path: `/brand-skills/${seg(id)}`,
-    schema: null,
-    resend: 'resend',
+export const deleteBrandSkill = byId(
+  'DELETE /brand-skills/{id}',
+  'Brand Skill ID',
+  null,
+  (id) => `/brand-skills/${id}`,
+  {
     // A retry after a lost answer finds the job gone: the first send did the work. Only the
     // service's own "no such job" says so; another 404 (a proxy, a route) says nothing.
     resolveAfterUncertain: (error: ApiError) =>
       error.status === 404 && error.code === 'BRAND_SKILL_NOT_FOUND'
         ? { value: undefined }
         : undefined,
-    signal: options.signal,
-  });
-}
+  },
+);
 
 /** pending and processing are in progress; completed, failed and unknown values end the wait. */
 export function isBrandSkillSettled(job: Pick<BrandSkill, 'status'>): boolean {

@@ -1,6 +1,7 @@
 // Brands (the generally available flow): list, get (with wait), create, delete.
 import { randomUUID } from 'node:crypto';
 import { BRAND_LIST_QUERY, SOURCE_LIMITS } from './assumed.ts';
+import { byId } from './endpoint.ts';
 import { longPoll, type LongPollOptions } from './long-poll.ts';
 import { ApiError } from './errors.ts';
 import { seg, type Http } from './http.ts';
@@ -50,23 +51,9 @@ export async function listBrandsPage(
 
 export interface GetBrandOptions extends CallOptions, LongPollOptions {}
 
-export async function getBrand(
-  http: Http,
-  id: string,
-  options: GetBrandOptions = {},
-): Promise<Brand> {
-  const endpoint = 'GET /brands/{id}';
-  requireUuid(id, 'brand ID', endpoint);
-  return http.call({
-    method: 'GET',
-    endpoint,
-    path: `/brands/${seg(id)}`,
-    ...longPoll(options, endpoint),
-    schema: Brand,
-    resend: 'resend',
-    signal: options.signal,
-  });
-}
+export const getBrand = byId('GET /brands/{id}', 'brand ID', Brand, (id) => `/brands/${id}`, {
+  more: (options: GetBrandOptions, endpoint) => longPoll(options, endpoint),
+});
 
 export async function deleteBrand(
   http: Http,

@@ -1,5 +1,6 @@
 // Brand Edits: list and get (assumed endpoints, docs/service.md), apply and discard (documented).
 import { EDIT_ANSWER_PATH, EDITS_LIST_PATH, EDITS_QUERY } from './assumed.ts';
+import { byIds } from './endpoint.ts';
 import { longPoll, type LongPollOptions } from './long-poll.ts';
 import { seg, type Http } from './http.ts';
 import { requireIntInRange, requireUuid } from './input.ts';
@@ -31,67 +32,31 @@ export async function listEditsPage(
 
 export interface GetEditOptions extends CallOptions, LongPollOptions {}
 
-export async function getEdit(
-  http: Http,
-  brandId: string,
-  editId: string,
-  options: GetEditOptions = {},
-): Promise<BrandEdit> {
-  const endpoint = 'GET /brands/{id}/edits/{editId}';
-  requireUuid(brandId, 'brand ID', endpoint);
-  requireUuid(editId, 'edit ID', endpoint);
-  return http.call({
-    method: 'GET',
-    endpoint,
-    path: `${EDITS_LIST_PATH(seg(brandId))}/${seg(editId)}`,
-    ...longPoll(options, endpoint),
-    schema: BrandEdit,
-    resend: 'resend',
+export const getEdit = byIds(
+  'GET /brands/{id}/edits/{editId}',
+  ['brand ID', 'edit ID'],
+  BrandEdit,
+  (brandId, editId) => `${EDITS_LIST_PATH(brandId)}/${editId}`,
+  {
+    more: (options: GetEditOptions, endpoint) => longPoll(options, endpoint),
     assumedFeature: 'Brand Edit details',
-    signal: options.signal,
-  });
-}
+  },
+);
 
-async function decide(
-  http: Http,
-  action: 'apply' | 'discard',
-  brandId: string,
-  editId: string,
-  options: CallOptions,
-): Promise<BrandEdit> {
-  const endpoint = `POST /brands/{id}/edits/{editId}/${action}`;
-  requireUuid(brandId, 'brand ID', endpoint);
-  requireUuid(editId, 'edit ID', endpoint);
-  return http.call({
-    method: 'POST',
-    endpoint,
-    path: `/brands/${seg(brandId)}/edits/${seg(editId)}/${action}`,
-    schema: BrandEdit,
-    // Repeating apply on an applied edit (discard on a discarded one) returns it (docs/service.md).
-    resend: 'resend',
-    signal: options.signal,
-  });
-}
+/** A decision on an edit. Repeating apply on an applied edit (discard on a discarded one) returns it (docs/service.md): re-sent. */
+const decide = (action: 'apply' | 'discard') =>
+  byIds(
+    `POST /brands/{id}/edits/{editId}/${action}`,
+    ['brand ID', 'edit ID'],
+    BrandEdit,
+    (brandId, editId) => `/brands/${brandId}/edits/${editId}/${action}`,
+  );
 
 /** Makes the prepared candidate the active Brand. 409 BRAND_EDIT_STALE carries the active Skill ID. */
-export function applyEdit(
-  http: Http,
-  brandId: string,
-  editId: string,
-  options: CallOptions = {},
-): Promise<BrandEdit> {
-  return decide(http, 'apply', brandId, editId, options);
-}
+export const applyEdit = decide('apply');
 
 /** Ends the edit; the active Brand is unchanged. 409 BRAND_EDIT_STATE_CONFLICT when it cannot be discarded. */
-export function discardEdit(
-  http: Http,
-  brandId: string,
-  editId: string,
-  options: CallOptions = {},
-): Promise<BrandEdit> {
-  return decide(http, 'discard', brandId, editId, options);
-}
+export const discardEdit = decide('discard');
 
 export interface EditAnswer {
   /** The question answered (the edit's interaction.id). */

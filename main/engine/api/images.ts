@@ -1,6 +1,7 @@
 // Images: get (with wait) and edit with a prompt.
 import { IMAGE_EDIT_LIMITS } from './assumed.ts';
 import { IMAGE_EDIT_PATH } from './assumed.ts';
+import { byId } from './endpoint.ts';
 import { longPoll, type LongPollOptions } from './long-poll.ts';
 import { seg, type Http } from './http.ts';
 import { invalidInput, requireLength, requireUuid } from './input.ts';
@@ -9,23 +10,9 @@ import type { CallOptions } from './brands.ts';
 
 export interface GetImageOptions extends CallOptions, LongPollOptions {}
 
-export async function getImage(
-  http: Http,
-  id: string,
-  options: GetImageOptions = {},
-): Promise<Image> {
-  const endpoint = 'GET /images/{id}';
-  requireUuid(id, 'image ID', endpoint);
-  return http.call({
-    method: 'GET',
-    endpoint,
-    path: `/images/${seg(id)}`,
-    ...longPoll(options, endpoint),
-    schema: Image,
-    resend: 'resend',
-    signal: options.signal,
-  });
-}
+export const getImage = byId('GET /images/{id}', 'image ID', Image, (id) => `/images/${id}`, {
+  more: (options: GetImageOptions, endpoint) => longPoll(options, endpoint),
+});
 
 export const IMAGE_SIZES = ['2K', '4K'] as const;
 export const IMAGE_MODELS = ['fast', 'standard', 'pro'] as const;

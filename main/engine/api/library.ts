@@ -1,6 +1,7 @@
 // The Library of a brand (images, video, audio) and single media files (GET /videos/{id}).
 import { z } from 'zod';
 import { LIBRARY_QUERY } from './assumed.ts';
+import { byId } from './endpoint.ts';
 import { seg, type Http } from './http.ts';
 import { requireIntInRange, requireUuid } from './input.ts';
 import { LibraryPage, MediaFile } from './schemas.ts';
@@ -81,19 +82,4 @@ function libraryCall<S extends z.ZodType>(
   }) as Promise<z.output<S>>;
 }
 
-export async function getVideo(
-  http: Http,
-  id: string,
-  options: CallOptions = {},
-): Promise<MediaFile> {
-  const endpoint = 'GET /videos/{id}';
-  requireUuid(id, 'video ID', endpoint);
-  return http.call({
-    method: 'GET',
-    endpoint,
-    path: `/videos/${seg(id)}`,
-    schema: MediaFile,
-    resend: 'resend',
-    signal: options.signal,
-  });
-}
+export const getVideo = byId('GET /videos/{id}', 'video ID', MediaFile, (id) => `/videos/${id}`);
