@@ -3,25 +3,21 @@
 import type { BridgeError, Input } from '../../../../contract/index.ts';
 import type { AppState } from '../state/app-state.svelte.ts';
 
-export async function applyEdit(
+/** Applies or discards an edit; returns the refusal, or null once it went through. */
+export async function decideEdit(
   app: AppState,
-  brandId: string,
-  editId: string,
+  decision: 'applyEdit' | 'discardEdit',
+  ids: { brandId: string; editId: string },
 ): Promise<BridgeError | null> {
-  const result = await app.bridge.call('applyEdit', { brandId, editId });
-  if (!result.ok) return result.error;
-  app.toasts.show('success', 'Edit applied', result.data.skill.message, brandId);
-  return null;
-}
-
-export async function discardEdit(
-  app: AppState,
-  brandId: string,
-  editId: string,
-): Promise<BridgeError | null> {
-  const result = await app.bridge.call('discardEdit', { brandId, editId });
-  if (!result.ok) return result.error;
-  app.toasts.show('info', 'Edit discarded', 'The brand is unchanged.');
+  if (decision === 'applyEdit') {
+    const result = await app.bridge.call('applyEdit', ids);
+    if (!result.ok) return result.error;
+    app.toasts.show('success', 'Edit applied', result.data.skill.message, ids.brandId);
+  } else {
+    const result = await app.bridge.call('discardEdit', ids);
+    if (!result.ok) return result.error;
+    app.toasts.show('info', 'Edit discarded', 'The brand is unchanged.');
+  }
   return null;
 }
 

@@ -13,9 +13,9 @@ import type {
   StatusDoc,
 } from '../../../../contract/index.ts';
 import type { Bridge } from '../bridge/bridge.ts';
-import { EventHub } from './event-hub.svelte.ts';
+import { EventHub, type EventType } from './event-hub.svelte.ts';
 import { LibraryState } from './library.svelte.ts';
-import { LiveQuery } from './live-query.svelte.ts';
+import { LiveQuery, type LiveQueryOptions } from './live-query.svelte.ts';
 import { PaletteState } from './palette.svelte.ts';
 import { Router } from './router.svelte.ts';
 import { Theme } from './theme.svelte.ts';
@@ -45,39 +45,30 @@ export class AppState {
     this.bridge = bridge;
     this.hub = new EventHub(bridge);
     this.toasts = new Toasts(this.hub);
-    this.session = new LiveQuery({
-      hub: this.hub,
-      types: ['session', 'connection'],
-      load: () => bridge.call('session', {}),
-    });
-    this.status = new LiveQuery({
-      hub: this.hub,
-      types: ['brand', 'queue', 'connection', 'credits', 'files', 'edits', 'skill', 'session'],
-      load: () => bridge.call('status', {}),
-      debounceMs: 250,
-    });
-    this.credits = new LiveQuery({
-      hub: this.hub,
-      types: ['credits'],
-      load: () => bridge.call('credits', {}),
-    });
-    this.settings = new LiveQuery({
-      hub: this.hub,
-      types: ['settings'],
-      load: () => bridge.call('settings', {}),
-    });
+    this.session = this.#live(['session', 'connection'], () => bridge.call('session', {}));
+    this.status = this.#live(
+      ['brand', 'queue', 'connection', 'credits', 'files', 'edits', 'skill', 'session'],
+      () => bridge.call('status', {}),
+      250,
+    );
+    this.credits = this.#live(['credits'], () => bridge.call('credits', {}));
+    this.settings = this.#live(['settings'], () => bridge.call('settings', {}));
     this.theme = new Theme(this.settings);
-    this.imageEdits = new LiveQuery({
-      hub: this.hub,
-      types: ['image'],
-      load: () => bridge.call('imageEdits', {}),
-    });
-    this.activity = new LiveQuery({
-      hub: this.hub,
-      types: ['job', 'queue', 'connection', 'session', 'edits'],
-      load: () => bridge.call('activity', { limit: 100 }),
-      debounceMs: 300,
-    });
+    this.imageEdits = this.#live(['image'], () => bridge.call('imageEdits', {}));
+    this.activity = this.#live(
+      ['job', 'queue', 'connection', 'session', 'edits'],
+      () => bridge.call('activity', { limit: 100 }),
+      300,
+    );
+  }
+
+  /** A query of the whole window, asked again on these event types. */
+  #live<T>(
+    types: readonly EventType[],
+    load: LiveQueryOptions<T>['load'],
+    debounceMs?: number,
+  ): LiveQuery<T> {
+    return new LiveQuery({ hub: this.hub, types, load, ...(debounceMs ? { debounceMs } : {}) });
   }
 
   start(): void {
