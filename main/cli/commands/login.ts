@@ -1,12 +1,18 @@
 // `login [--bearer]`: the key comes on stdin (never an argument: other users can read those
-// in the process list), is checked with GET /credits, and only then stored in the OS
-// keychain. `logout` removes it.
+// in the process list); the engine's sign-in checks it with GET /credits and only then stores
+// it in the OS keychain. `logout` removes it. This file reads the key and words the outcome.
 import type { Command } from 'commander';
 import { action, type CliDeps } from '../action.ts';
 import { ENV } from '../context.ts';
 import { CommandFailure, UsageError } from '../output.ts';
-import { createApiClient, isApiError, type Credentials } from '../../engine/api/index.ts';
-import { Keychain, KeychainError } from '../../engine/keychain.ts';
+import {
+  apiErrorBehind,
+  osKeyStore,
+  signIn,
+  SignInError,
+  signOut,
+} from '../../engine/account/sign-in.ts';
+import { KeychainError } from '../../engine/keychain.ts';
 import { readSecret } from '../read-secret.ts';
 
 export function registerLogin(program: Command, deps: CliDeps): void {
@@ -25,27 +31,13 @@ export function registerLogin(program: Command, deps: CliDeps): void {
         }
         const baseUrl = requireBaseUrl(ctx.config.baseUrl);
         const secret = await readSecret('API key: ', ctx.signal);
-        if (secret === '') throw new UsageError('no key on stdin: pipe the key in, or type it.');
         ctx.output.addSecret(secret);
-        const credentials: Credentials = {
-          kind: command.opts<{ bearer?: boolean }>().bearer ? 'bearer' : 'api-key',
-          secret,
-        };
-        const client = createApiClient({ baseUrl, credentials, signal: ctx.signal });
-        try {
-          await client.getCredits({}, { signal: ctx.signal });
-        } catch (error) {
-          if (isApiError(error) && error.kind === 'auth') {
-            throw new CommandFailure(
-              error.code,
-              'the service refused this key; nothing was stored.',
-            );
-          }
-          throw error;
-        }
-        keychainCall(() => new Keychain(baseUrl).save(credentials));
+        const kind = command.opts<{ bearer?: boolean }>().bearer ? 'bearer' : 'api-key';
+        const signedIn = await engineCall(() =>
+          signIn({ baseUrl, secret, kind, signal: ctx.signal, keyStore: osKeyStore }),
+        );
         ctx.output.result(
-          { signedIn: true, baseUrl, kind: credentials.kind },
+          { signedIn: true, baseUrl, kind: signedIn.kind },
           () => `Signed in to ${baseUrl}; the key is in the OS keychain.`,
         );
       }),
@@ -57,7 +49,7 @@ export function registerLogin(program: Command, deps: CliDeps): void {
     .action(
       action(deps, async (ctx) => {
         const baseUrl = requireBaseUrl(ctx.config.baseUrl);
-        const removed = keychainCall(() => new Keychain(baseUrl).remove());
+        const { removed } = await engineCall(() => signOut(osKeyStore, baseUrl));
         ctx.output.result({ signedOut: removed, baseUrl }, () =>
           removed
             ? `Signed out of ${baseUrl}: the key was removed from the keychain.`
@@ -74,10 +66,26 @@ function requireBaseUrl(baseUrl: string | undefined): string {
   return baseUrl;
 }
 
-function keychainCall<T>(fn: () => T): T {
+/**
+ * The engine's refusals as this command has always printed them (scripts read these lines):
+ * its own sentences for an empty stdin and a refused key, the API error's own line when the
+ * service was not reached, the keychain's words under their code.
+ */
+async function engineCall<T>(fn: () => T | Promise<T>): Promise<T> {
   try {
-    return fn();
+    return await fn();
   } catch (error) {
+    if (error instanceof SignInError) {
+      if (error.code === 'INVALID_KEY') {
+        throw new UsageError('no key on stdin: pipe the key in, or type it.');
+      }
+      if (error.code === 'INVALID_INPUT') throw new UsageError(error.message);
+      const api = apiErrorBehind(error);
+      if (error.code === 'AUTH_REFUSED' && api !== null) {
+        throw new CommandFailure(api.code, 'the service refused this key; nothing was stored.');
+      }
+      if (api !== null) throw api;
+    }
     if (error instanceof KeychainError) throw new CommandFailure(error.code, error.message);
     throw error;
   }

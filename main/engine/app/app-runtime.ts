@@ -3,32 +3,28 @@
 // event stream, and the session (sign in, sign out, a new sync root or service: the engine
 // is closed and opened again, its queue kept). No UI and no transport here.
 import { createApiClient, type ApiClient, type Credentials } from '../api/index.ts';
+import {
+  checkKey,
+  keepKey,
+  osKeyStore,
+  signOut,
+  validateSignIn,
+  type KeyStore,
+} from '../account/sign-in.ts';
 import { BRAND_FOLLOW_FEATURE, type BrandFollowFeature } from '../brands/follow-brand.ts';
 import { Engine, type FeatureFactory } from '../engine.ts';
 import { defaultFeatures } from '../features.ts';
-import { Keychain } from '../keychain.ts';
 import { defaultSyncRoot } from '../paths.ts';
 import { openStore, type Store } from '../store/index.ts';
 import { AppError } from './app-errors.ts';
-import { serviceAddressProblem } from '../service-address.ts';
 import { baseUrlSetting, syncRootSetting } from './app-settings.ts';
 import { EventJournal } from './event-journal.ts';
 import { feedEvents } from './event-feed.ts';
 import { ConnectionProbe } from './connection-probe.ts';
 import { mediaFile } from './media.ts';
 
-/** Where the key lives: the OS keychain, one entry per service. */
-export interface KeyStore {
-  load(baseUrl: string): Credentials | undefined;
-  save(baseUrl: string, credentials: Credentials): void;
-  remove(baseUrl: string): boolean;
-}
-
-export const osKeyStore: KeyStore = {
-  load: (baseUrl) => new Keychain(baseUrl).load(),
-  save: (baseUrl, credentials) => new Keychain(baseUrl).save(credentials),
-  remove: (baseUrl) => new Keychain(baseUrl).remove(),
-};
+// Where the key lives: defined with the sign-in use case, named here for the hosts and tests.
+export { osKeyStore, type KeyStore };
 
 /** What only the host can do (open a folder in the file manager, start at login). */
 export interface HostAbilities {
@@ -154,16 +150,15 @@ export class AppRuntime {
   }
 
   /**
-   * Checks the key with the service (GET /credits), keeps it in the keychain, and starts the
-   * engine with it. A refused key changes nothing.
+   * The engine's sign-in (address and key checked, the key checked with the service), then
+   * the key kept in the keychain and the engine started with it. A refused key changes nothing.
    */
   async signIn(secret: string, kind: Credentials['kind'], baseUrl?: string): Promise<void> {
     const target = baseUrl ?? this.baseUrl;
     if (target === null || target === undefined) {
       throw new AppError('NO_SERVICE', 'No service is configured: give its URL with the key.');
     }
-    const problem = serviceAddressProblem(target);
-    if (problem !== null) throw new AppError('INVALID_INPUT', problem);
+    validateSignIn({ baseUrl: target, secret });
     // The engine runs on this.baseUrl: a key checked against another address would be kept
     // for a service the engine never talks to.
     if (baseUrl !== undefined && baseUrl !== this.baseUrl && this.baseUrlFixed) {
@@ -174,39 +169,22 @@ export class AppRuntime {
           : 'The service address belongs to the key this run was started with.',
       );
     }
-    const credentials: Credentials = { kind, secret };
-    const client = this.#client(target, credentials);
-    try {
-      await client.getCredits({}, this.#options.signal ? { signal: this.#options.signal } : {});
-    } catch (error) {
-      const code =
-        (error as { kind?: string; code?: string }).kind === 'auth' ? 'AUTH_REFUSED' : null;
-      if (code !== null) {
-        throw new AppError(
-          'AUTH_REFUSED',
-          'The service refused this key: check it and try again. Nothing was stored.',
-          {
-            data: { code: (error as { code?: string }).code ?? null },
-          },
-        );
-      }
-      const apiKind = (error as { kind?: string }).kind;
-      if (apiKind === 'network' || apiKind === 'timeout') {
-        throw new AppError(
-          'SERVICE_UNREACHABLE',
-          `The service at ${target} could not be reached: check the address and the connection. Nothing was stored.`,
-          { retryable: true, data: { code: (error as { code?: string }).code ?? null } },
-        );
-      }
-      throw error;
-    }
+    const checked = await checkKey({
+      baseUrl: target,
+      secret,
+      kind,
+      createClient: (url, credentials) => this.#client(url, credentials),
+      ...(this.#options.signal ? { signal: this.#options.signal } : {}),
+    });
+    // Kept and started in one transition, so that a sign-out or a new service meanwhile
+    // comes wholly before or after.
     await this.#serially(async () => {
-      if (!this.demo) this.#keyStore.save(target, credentials);
+      keepKey(this.demo ? null : this.#keyStore, checked);
       if (baseUrl !== undefined && !this.baseUrlFixed)
         this.store.settings.write(baseUrlSetting, baseUrl);
       await this.#closeEngine();
       this.#session = {
-        credentials,
+        credentials: checked.credentials,
         source: this.demo ? 'demo' : 'keychain',
         keychainProblem: null,
       };
@@ -220,7 +198,7 @@ export class AppRuntime {
     await this.#serially(async () => {
       await this.#closeEngine();
       const url = this.baseUrl;
-      if (url !== null && this.#session.source === 'keychain') this.#keyStore.remove(url);
+      if (url !== null && this.#session.source === 'keychain') signOut(this.#keyStore, url);
       this.#session = { credentials: undefined, source: null, keychainProblem: null };
     });
     this.journal.push({ type: 'session' });
