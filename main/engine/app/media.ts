@@ -10,6 +10,7 @@ import {
   MirrorError,
   type CachedFile,
 } from '../library/index.ts';
+import { openLibraryItem } from '../library/open-library-item.ts';
 import type { Engine } from '../engine.ts';
 import type { Store } from '../store/index.ts';
 
@@ -51,8 +52,9 @@ export function mediaCacheOf(app: MediaHost): MediaCache {
 }
 
 /**
- * The item's cached file; fetched first when it is not cached and the engine can. An image
- * the mirror does not hold yet (the result of an image edit) is fetched by its image ID.
+ * The item's cached file; fetched first when it is not cached and the engine can (a Library
+ * item is opened as `library open` opens it). An image the mirror does not hold yet (the
+ * result of an image edit) is fetched by its image ID.
  */
 export async function mediaFile(
   app: MediaHost,
@@ -60,12 +62,24 @@ export async function mediaFile(
   signal?: AbortSignal,
 ): Promise<CachedFile | null> {
   const cache = mediaCacheOf(app);
+  if (app.store.library.get(itemId) !== undefined) {
+    try {
+      const opened = await openLibraryItem({
+        store: app.store,
+        cache,
+        itemId,
+        canFetch: () => app.engine !== null,
+        ...(signal ? { signal } : {}),
+      });
+      return opened.file;
+    } catch {
+      // Not an image, the network down, signed out: the window shows its placeholder.
+      return null;
+    }
+  }
   const hit = cache.cached(itemId);
   if (hit !== null || app.engine === null) return hit;
   try {
-    if (app.store.library.get(itemId) !== undefined) {
-      return await cache.get(itemId, signal ? { signal } : {});
-    }
     return await fetchImage(app, cache, itemId, signal);
   } catch {
     // Not an image, gone from the mirror, the network down: the window shows its placeholder.
