@@ -2,7 +2,7 @@
 // migration to /brands; their IDs and idempotency keys do not transfer.
 import { randomUUID } from 'node:crypto';
 import type { ApiError } from './errors.ts';
-import { byId } from './endpoint.ts';
+import { byId, sendIdempotent, type Endpoint } from './endpoint.ts';
 import type { Http } from './http.ts';
 import { invalidInput, requireLength } from './input.ts';
 import { BrandSkill, BrandSkillCreation } from './schemas.ts';
@@ -26,7 +26,7 @@ export interface PreparedBrandSkillCreation {
   body: CreateBrandSkillInput;
 }
 
-const CREATE = 'POST /brand-skills';
+const CREATE: Endpoint = 'POST /brand-skills';
 
 export function prepareBrandSkillCreation(
   input: CreateBrandSkillInput,
@@ -67,17 +67,7 @@ export async function sendBrandSkillCreation(
   prepared: PreparedBrandSkillCreation,
   options: CallOptions = {},
 ): Promise<BrandSkillCreation> {
-  requireLength(prepared.idempotencyKey, 'Idempotency-Key', 1, 255, CREATE);
-  return http.call({
-    method: 'POST',
-    endpoint: CREATE,
-    path: '/brand-skills',
-    headers: { 'idempotency-key': prepared.idempotencyKey },
-    json: prepared.body,
-    schema: BrandSkillCreation,
-    resend: 'resend',
-    signal: options.signal,
-  });
+  return sendIdempotent(http, CREATE, '/brand-skills', prepared, BrandSkillCreation, options);
 }
 
 export interface CreateBrandSkillOptions extends CallOptions {

@@ -1,7 +1,7 @@
 // Brands (the generally available flow): list, get (with wait), create, delete.
 import { randomUUID } from 'node:crypto';
 import { BRAND_LIST_QUERY, SOURCE_LIMITS } from './assumed.ts';
-import { byId } from './endpoint.ts';
+import { byId, sendIdempotent, type Endpoint } from './endpoint.ts';
 import { longPoll, type LongPollOptions } from './long-poll.ts';
 import { ApiError } from './errors.ts';
 import { seg, type Http } from './http.ts';
@@ -108,7 +108,7 @@ export interface PreparedBrandCreation {
   body: CreateBrandBody;
 }
 
-const CREATE = 'POST /brands';
+const CREATE: Endpoint = 'POST /brands';
 
 /** Validates the input and fixes the key and body of one creation (a fresh key each time). */
 export function prepareBrandCreation(
@@ -153,17 +153,7 @@ export async function sendBrandCreation(
   prepared: PreparedBrandCreation,
   options: CallOptions = {},
 ): Promise<BrandCreation> {
-  requireLength(prepared.idempotencyKey, 'Idempotency-Key', 1, 255, CREATE);
-  return http.call({
-    method: 'POST',
-    endpoint: CREATE,
-    path: '/brands',
-    headers: { 'idempotency-key': prepared.idempotencyKey },
-    json: prepared.body,
-    schema: BrandCreation,
-    resend: 'resend',
-    signal: options.signal,
-  });
+  return sendIdempotent(http, CREATE, '/brands', prepared, BrandCreation, options);
 }
 
 export interface CreateBrandOptions extends CallOptions {

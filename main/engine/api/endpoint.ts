@@ -5,7 +5,7 @@
 import type { z } from 'zod';
 import type { CallSpec, Http, HttpMethod, Output, ResendRule } from './http.ts';
 import { seg } from './http.ts';
-import { requireUuid } from './input.ts';
+import { requireLength, requireUuid } from './input.ts';
 
 interface Signalled {
   signal?: AbortSignal;
@@ -24,6 +24,11 @@ export interface IdCallExtras<S extends z.ZodType | null, O extends Signalled> {
   resolveAfterUncertain?: CallSpec<S>['resolveAfterUncertain'];
 }
 
+/** The method an endpoint names ("GET /brands/{id}" → GET). */
+export function methodOf(endpoint: Endpoint): HttpMethod {
+  return endpoint.slice(0, endpoint.indexOf(' ')) as HttpMethod;
+}
+
 function callWithIds<S extends z.ZodType | null, O extends Signalled>(
   http: Http,
   endpoint: Endpoint,
@@ -36,7 +41,7 @@ function callWithIds<S extends z.ZodType | null, O extends Signalled>(
 ): Promise<Output<S>> {
   labels.forEach((label, i) => requireUuid(ids[i] as string, label, endpoint));
   return http.call({
-    method: endpoint.slice(0, endpoint.indexOf(' ')) as HttpMethod,
+    method: methodOf(endpoint),
     endpoint,
     path,
     ...extras.more?.(options, endpoint),
@@ -84,4 +89,30 @@ export function byIds<S extends z.ZodType | null, O extends Signalled = Signalle
       [first, second],
       options,
     );
+}
+
+/**
+ * Sends a prepared creation (POST /brands, POST /brand-skills) under its Idempotency-Key:
+ * an uncertain outcome is re-sent with the same key and the same body, as the document
+ * requires.
+ */
+export function sendIdempotent<S extends z.ZodType>(
+  http: Http,
+  endpoint: Endpoint,
+  path: string,
+  prepared: { idempotencyKey: string; body: unknown },
+  schema: S,
+  options: Signalled,
+): Promise<Output<S>> {
+  requireLength(prepared.idempotencyKey, 'Idempotency-Key', 1, 255, endpoint);
+  return http.call({
+    method: methodOf(endpoint),
+    endpoint,
+    path,
+    headers: { 'idempotency-key': prepared.idempotencyKey },
+    json: prepared.body,
+    schema,
+    resend: 'resend',
+    signal: options.signal,
+  });
 }

@@ -4,6 +4,7 @@ import { MAX_SOURCE_FILE_BYTES } from './assumed.ts';
 import fs from 'node:fs';
 import { MAX_UPLOAD_BYTES, MULTIPART_FILE_FIELD, STAGING_PATH } from './assumed.ts';
 import { multipartBytesBody, multipartFileBody, rawBytesBody, rawFileBody } from './file-body.ts';
+import { methodOf, type Endpoint } from './endpoint.ts';
 import { seg, type Http, type ResendRule, type UploadProgress } from './http.ts';
 import { invalidInput, requireHttpUrl, requireLength, requireUuid } from './input.ts';
 import { ImageUploadResult, LogoUpdate, StagedUpload } from './schemas.ts';
@@ -102,37 +103,41 @@ function progressOf(options: UploadOptions): ((p: UploadProgress) => void) | und
   return report ? (p) => report({ transferred: p.transferred, total: p.total }) : undefined;
 }
 
+/**
+ * Sends a local file as multipart to `endpoint` (10 MB at most). By default with the key and
+ * re-sendable; a signed endpoint's token is the credential and single-use (`auth: false`,
+ * `resend: 'once'`).
+ */
 async function sendFile<T extends typeof ImageUploadResult | typeof LogoUpdate>(
   http: Http,
-  spec: {
-    method: 'POST' | 'PUT';
-    endpoint: string;
-    path: string;
-    auth: boolean;
-    resend: ResendRule;
-    schema: T;
-    fields?: Record<string, string>;
-  },
+  endpoint: Endpoint,
+  path: string,
+  schema: T,
   local: LocalFile,
   options: UploadOptions,
+  how: { auth?: boolean; resend?: ResendRule; fields?: Record<string, string> } = {},
 ) {
-  const file = await prepareFile(local, spec.endpoint, MAX_UPLOAD_BYTES);
+  const file = await prepareFile(local, endpoint, MAX_UPLOAD_BYTES);
+  const fields = how.fields ?? {};
   return http.call({
-    method: spec.method,
-    endpoint: spec.endpoint,
-    path: spec.path,
-    auth: spec.auth,
+    method: methodOf(endpoint),
+    endpoint,
+    path,
+    auth: how.auth ?? true,
     body:
       file.content === undefined
-        ? multipartFileBody(file, MULTIPART_FILE_FIELD, spec.fields ?? {}, spec.endpoint)
-        : multipartBytesBody(file, file.content, MULTIPART_FILE_FIELD, spec.fields ?? {}),
-    schema: spec.schema,
-    resend: spec.resend,
+        ? multipartFileBody(file, MULTIPART_FILE_FIELD, fields, endpoint)
+        : multipartBytesBody(file, file.content, MULTIPART_FILE_FIELD, fields),
+    schema,
+    resend: how.resend ?? 'resend',
     transfer: true,
     onUploadProgress: progressOf(options),
     signal: options.signal,
   });
 }
+
+/** A signed upload: the token in the path is the credential, and it is single-use. */
+const SIGNED = { auth: false, resend: 'once' } as const;
 
 /** Sets the brand's logo (PNG, JPEG, WebP, SVG, AVIF; 10 MB). A PUT: safe to re-send. */
 export async function uploadLogo(
@@ -141,21 +146,9 @@ export async function uploadLogo(
   file: LocalFile,
   options: UploadOptions = {},
 ): Promise<LogoUpdate> {
-  const endpoint = 'PUT /brands/{id}/logo/file';
+  const endpoint: Endpoint = 'PUT /brands/{id}/logo/file';
   requireUuid(brandId, 'brand ID', endpoint);
-  return sendFile(
-    http,
-    {
-      method: 'PUT',
-      endpoint,
-      path: `/brands/${seg(brandId)}/logo/file`,
-      auth: true,
-      resend: 'resend',
-      schema: LogoUpdate,
-    },
-    file,
-    options,
-  );
+  return sendFile(http, endpoint, `/brands/${seg(brandId)}/logo/file`, LogoUpdate, file, options);
 }
 
 /** The token is the credential and single-use: no auth header, not re-sent after an uncertain send. */
@@ -166,22 +159,11 @@ export async function uploadLogoSigned(
   file: LocalFile,
   options: UploadOptions = {},
 ): Promise<LogoUpdate> {
-  const endpoint = 'PUT /brands/{id}/logo/file/signed/{token}';
+  const endpoint: Endpoint = 'PUT /brands/{id}/logo/file/signed/{token}';
   requireUuid(brandId, 'brand ID', endpoint);
   requireLength(token, 'upload token', 1, 4096, endpoint);
-  return sendFile(
-    http,
-    {
-      method: 'PUT',
-      endpoint,
-      path: `/brands/${seg(brandId)}/logo/file/signed/${seg(token)}`,
-      auth: false,
-      resend: 'once',
-      schema: LogoUpdate,
-    },
-    file,
-    options,
-  );
+  const path = `/brands/${seg(brandId)}/logo/file/signed/${seg(token)}`;
+  return sendFile(http, endpoint, path, LogoUpdate, file, options, SIGNED);
 }
 
 /**
@@ -194,22 +176,11 @@ export async function uploadImage(
   file: LocalFile,
   options: UploadOptions = {},
 ): Promise<ImageUploadResult> {
-  const endpoint = 'POST /images/uploads/file';
+  const endpoint: Endpoint = 'POST /images/uploads/file';
   requireUuid(brandId, 'brand ID', endpoint);
-  return sendFile(
-    http,
-    {
-      method: 'POST',
-      endpoint,
-      path: '/images/uploads/file',
-      auth: true,
-      resend: 'resend',
-      schema: ImageUploadResult,
-      fields: { brandSessionId: brandId },
-    },
-    file,
-    options,
-  );
+  return sendFile(http, endpoint, '/images/uploads/file', ImageUploadResult, file, options, {
+    fields: { brandSessionId: brandId },
+  });
 }
 
 /** The token is the credential and single-use: no auth header, not re-sent after an uncertain send. */
@@ -219,21 +190,10 @@ export async function uploadImageSigned(
   file: LocalFile,
   options: UploadOptions = {},
 ): Promise<ImageUploadResult> {
-  const endpoint = 'POST /images/uploads/file/signed/{token}';
+  const endpoint: Endpoint = 'POST /images/uploads/file/signed/{token}';
   requireLength(token, 'upload token', 1, 4096, endpoint);
-  return sendFile(
-    http,
-    {
-      method: 'POST',
-      endpoint,
-      path: `/images/uploads/file/signed/${seg(token)}`,
-      auth: false,
-      resend: 'once',
-      schema: ImageUploadResult,
-    },
-    file,
-    options,
-  );
+  const path = `/images/uploads/file/signed/${seg(token)}`;
+  return sendFile(http, endpoint, path, ImageUploadResult, file, options, SIGNED);
 }
 
 /** Has the service fetch an image by URL into a brand (shape: docs/service.md, Remote image). Deduplicated like uploads. */
