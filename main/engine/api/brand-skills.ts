@@ -2,7 +2,7 @@
 // migration to /brands; their IDs and idempotency keys do not transfer.
 import { randomUUID } from 'node:crypto';
 import type { ApiError } from './errors.ts';
-import { byId, sendIdempotent, type Endpoint } from './endpoint.ts';
+import { byId, createWithKey, sendIdempotent, type Endpoint } from './endpoint.ts';
 import type { Http } from './http.ts';
 import { invalidInput, requireLength } from './input.ts';
 import { BrandSkill, BrandSkillCreation } from './schemas.ts';
@@ -82,9 +82,9 @@ export async function createBrandSkill(
   options: CreateBrandSkillOptions = {},
 ): Promise<BrandSkillCreation & { idempotencyKey: string }> {
   const prepared = prepareBrandSkillCreation(input, options);
-  await options.onKey?.(prepared.idempotencyKey, prepared.body);
-  const created = await sendBrandSkillCreation(http, prepared, options);
-  return { ...created, idempotencyKey: prepared.idempotencyKey };
+  return createWithKey(prepared, options.onKey, () =>
+    sendBrandSkillCreation(http, prepared, options),
+  );
 }
 
 export const getBrandSkill = byId(

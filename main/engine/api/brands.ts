@@ -1,7 +1,7 @@
 // Brands (the generally available flow): list, get (with wait), create, delete.
 import { randomUUID } from 'node:crypto';
 import { BRAND_LIST_QUERY, SOURCE_LIMITS } from './assumed.ts';
-import { byId, sendIdempotent, type Endpoint } from './endpoint.ts';
+import { byId, createWithKey, sendIdempotent, type Endpoint } from './endpoint.ts';
 import { longPoll, type LongPollOptions } from './long-poll.ts';
 import { ApiError } from './errors.ts';
 import { seg, type Http } from './http.ts';
@@ -169,9 +169,7 @@ export async function createBrand(
   options: CreateBrandOptions = {},
 ): Promise<BrandCreation & { idempotencyKey: string }> {
   const prepared = prepareBrandCreation(input, options);
-  await options.onKey?.(prepared.idempotencyKey, prepared.body);
-  const created = await sendBrandCreation(http, prepared, options);
-  return { ...created, idempotencyKey: prepared.idempotencyKey };
+  return createWithKey(prepared, options.onKey, () => sendBrandCreation(http, prepared, options));
 }
 
 /**

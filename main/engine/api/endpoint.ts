@@ -116,3 +116,17 @@ export function sendIdempotent<S extends z.ZodType>(
     signal: options.signal,
   });
 }
+
+/**
+ * A whole creation: `onKey` hears the key and body before the first send (so the caller can
+ * persist them and a rerun sends the same), then the answer comes back with its key.
+ */
+export async function createWithKey<B, T extends object>(
+  prepared: { idempotencyKey: string; body: B },
+  onKey: ((key: string, body: B) => void | Promise<void>) | undefined,
+  send: () => Promise<T>,
+): Promise<T & { idempotencyKey: string }> {
+  await onKey?.(prepared.idempotencyKey, prepared.body);
+  const created = await send();
+  return { ...created, idempotencyKey: prepared.idempotencyKey };
+}
