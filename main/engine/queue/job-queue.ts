@@ -1,7 +1,10 @@
 // The durable job queue. Jobs live in the store; this object claims due ones under a
 // lease, runs the handler registered for their kind, and records the outcome. A crash at
 // any moment leaves every job queued, running under a lease that will be recovered, or
-// finished: nothing is lost, and a finished job never runs again.
+// finished: nothing is lost, and a finished job never runs again. This class schedules
+// (the pump, its claims and their batching); running a job is job-run.ts, its lease
+// leases.ts, the offline and account conditions queue-conditions.ts, and recording how a
+// run ended outcome-recorder.ts.
 import type { JobRecord, QueueOwner, Store } from '../store/index.ts';
 import { queuePausedSetting } from '../store/index.ts';
 import { defaultBackoff } from './backoff.ts';
