@@ -134,7 +134,7 @@ export function signOut(
   return { baseUrl, removed: keyStore.remove(baseUrl) };
 }
 
-/** Whether an error is the API's own (for a face that words it itself). */
+/** The API error behind a refusal, for a face that words it itself (the CLI's contract). */
 export function apiErrorBehind(error: SignInError) {
   return isApiError(error.cause) ? error.cause : null;
 }
