@@ -49,8 +49,8 @@ beforeAll(async () => {
   sim.control.seedLibrary(ids.acme, { bulk: { count: 120 } });
   seeded = sim.control.seedLibrary(ids.acme, {
     items: [
-      { type: 'image', description: 'Blue poster for the autumn launch' },
-      { type: 'video', description: 'Launch teaser', durationMs: 8000 },
+      { type: 'image', description: 'Blue placard for the equinox unveiling' },
+      { type: 'video', description: 'Unveiling trailer', durationMs: 8000 },
       {
         type: 'hologram',
         source: 'dreamed',
@@ -104,9 +104,9 @@ describe('library list from the mirror, offline', () => {
     const videos = await listJson('Acme Coffee', '--type', 'video', '--limit', '500');
     expect(videos.items.length).toBeGreaterThan(1);
     expect(videos.items.every((i: { type: string }) => i.type === 'video')).toBe(true);
-    const poster = await listJson('Acme Coffee', '--search', 'POSTER autumn');
+    const poster = await listJson('Acme Coffee', '--search', 'PLACARD equinox');
     expect(poster.items.map((i: { id: string }) => i.id)).toEqual([seeded[0]]);
-    const launch = await listJson('Acme Coffee', '--search', 'launch', '--type', 'video');
+    const launch = await listJson('Acme Coffee', '--search', 'unveiling', '--type', 'video');
     expect(launch.items.map((i: { id: string }) => i.id)).toEqual([seeded[1]]);
   });
 
