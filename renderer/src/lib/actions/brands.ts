@@ -1,4 +1,5 @@
-// A brand's actions: create, create again after a failure, delete, bring its Brand Skill.
+// A brand's actions: create, create again after a failure, delete, forget one removed on the
+// service, bring its Brand Skill.
 // The brand list is asked again after each, so the cards follow at once.
 import type { BrandSummary, Input, Output, Result } from '../../../../contract/index.ts';
 import { errorWords } from '../format/error-words.ts';
@@ -51,4 +52,19 @@ export async function syncSkill(app: AppState, brandId: string): Promise<void> {
   const result = await attempt(app, call, 'Could not bring the Brand Skill');
   if (!result.ok) return;
   app.toasts.show(result.data.ok ? 'success' : 'warning', 'Brand Skill', result.data.message);
+}
+
+/** Forgets a brand removed on the service (its folder stays); the lists follow the event. */
+export async function forgetBrand(app: AppState, brandId: string, name: string): Promise<boolean> {
+  const result = await attempt(
+    app,
+    app.bridge.call('forgetBrand', { brandId }),
+    `Could not remove ${name}`,
+  );
+  if (!result.ok) return false;
+  if (app.router.place.brandId === brandId) app.router.go('brands');
+  const { folderKept } = result.data;
+  const kept = folderKept ? `Its folder is kept: ${folderKept}` : '';
+  app.toasts.show('info', `${name} was removed from Brand Sync`, kept);
+  return true;
 }

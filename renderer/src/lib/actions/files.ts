@@ -1,12 +1,61 @@
-// The actions on files of the engine: their address, a drag out of the window, a copy to
-// the clipboard, a Brand Skill file read, a failed upload retried.
+// The actions on files: a folder opened, files added to a brand's folder, a file's address, a
+// drag out of the window, a copy to the clipboard, a Brand Skill file read, an upload retried.
 import type { Attachment } from 'svelte/attachments';
 import type { FileRef, FilesDoc, Output, Result } from '../../../../contract/index.ts';
+import { refusal } from '../dnd/add-files.ts';
 import { copyImage } from '../dnd/clipboard.ts';
+import { plural } from '../format/format.ts';
 import { dragOut } from '../dnd/drag-out.ts';
 import type { AppState } from '../state/app-state.svelte.ts';
 import type { LiveQuery } from '../state/live-query.svelte.ts';
 import { attempt } from './attempt.ts';
+
+/** Opens a brand's folder (or the sync root) where the host can; else says where it is. */
+export async function openFolder(app: AppState, brandId?: string): Promise<void> {
+  const call = app.bridge.call('openFolder', brandId === undefined ? {} : { brandId });
+  const result = await attempt(app, call, 'Could not open the folder');
+  if (result.ok && !result.data.opened) app.folderNotOpened = result.data.path;
+}
+
+/** Sends `files` to the brand's folder (five a call: the bridge's limit); says what was refused and what was added. */
+export async function addFilesToBrand(
+  app: AppState,
+  brandId: string,
+  brandName: string,
+  files: File[],
+): Promise<void> {
+  const ok: File[] = [];
+  for (const f of files) {
+    const why = refusal(f);
+    if (why === null) ok.push(f);
+    else app.toasts.show('error', `${f.name} was not added`, why);
+  }
+  let added = 0;
+  for (let i = 0; i < ok.length; i += 5) {
+    const batch = ok.slice(i, i + 5);
+    const encoded = await Promise.all(
+      batch.map(async (f) => ({ name: f.name, dataBase64: base64(await f.arrayBuffer()) })),
+    );
+    const call = app.bridge.call('addFiles', { brandId, files: encoded });
+    const result = await attempt(app, call, 'Could not add the files');
+    if (!result.ok) break;
+    added += result.data.added.length;
+  }
+  if (added > 0) {
+    const title = `${plural(added, 'file')} added to ${brandName}`;
+    app.toasts.show('success', title, 'They upload from the brand folder.');
+    app.router.setTab('files');
+  }
+}
+
+function base64(buffer: ArrayBuffer): string {
+  const bytes = new Uint8Array(buffer);
+  let binary = '';
+  for (let i = 0; i < bytes.length; i += 0x8000) {
+    binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  }
+  return btoa(binary);
+}
 
 /** Where the window loads a file of the engine (an <img src>, a font, a link). */
 export function fileUrl(app: AppState, ref: FileRef): string {

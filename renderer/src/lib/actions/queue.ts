@@ -1,4 +1,4 @@
-// The queue's actions: check the service now, resume, retry or cancel a job.
+// The queue's actions: check the service now, pause or resume, retry or cancel a job.
 import type { JobDoc } from '../../../../contract/index.ts';
 import type { AppState } from '../state/app-state.svelte.ts';
 import { attempt } from './attempt.ts';
@@ -6,6 +6,14 @@ import { attempt } from './attempt.ts';
 export async function syncNow(app: AppState): Promise<void> {
   const result = await attempt(app, app.bridge.call('syncNow', {}), 'Could not sync now');
   if (result.ok) app.toasts.show('info', 'Checking the service for changes');
+}
+
+/** Pauses syncing, or resumes it when paused by the user; the queue's state is asked again. */
+export async function togglePause(app: AppState, paused: boolean): Promise<void> {
+  const call = app.bridge.call(paused ? 'resume' : 'pause', {});
+  await attempt(app, call, 'Could not change the queue');
+  void app.status.refresh();
+  void app.activity.refresh();
 }
 
 /** Resumes a queue paused by the user; the banner follows the status asked again. */

@@ -78,37 +78,6 @@ export class AppState {
   /** The path of a folder no file manager could open (FolderNotOpened shows it to copy). */
   folderNotOpened = $state<string | null>(null);
 
-  /** Opens a brand's folder (or the sync root) where the host can; else says where it is. */
-  async openFolder(brandId?: string): Promise<void> {
-    const result = await this.bridge.call('openFolder', brandId === undefined ? {} : { brandId });
-    if (!result.ok) this.toasts.show('error', 'Could not open the folder', result.error.message);
-    else if (!result.data.opened) this.folderNotOpened = result.data.path;
-  }
-
-  /** Pauses syncing, or resumes it when paused by the user; the queue's state is asked again. */
-  async togglePause(paused: boolean): Promise<void> {
-    const result = await this.bridge.call(paused ? 'resume' : 'pause', {});
-    if (!result.ok) this.toasts.show('error', 'Could not change the queue', result.error.message);
-    void this.status.refresh();
-    void this.activity.refresh();
-  }
-
-  /** Forgets a brand removed on the service (its folder stays); the lists follow the event. */
-  async forgetBrand(brandId: string, name: string): Promise<boolean> {
-    const result = await this.bridge.call('forgetBrand', { brandId });
-    if (!result.ok) {
-      this.toasts.show('error', `Could not remove ${name}`, result.error.message);
-      return false;
-    }
-    if (this.router.place.brandId === brandId) this.router.go('brands');
-    this.toasts.show(
-      'info',
-      `${name} was removed from Brand Sync`,
-      result.data.folderKept ? `Its folder is kept: ${result.data.folderKept}` : '',
-    );
-    return true;
-  }
-
   /** The command palette's state, made with the palette (it starts empty each time). */
   newPalette(): PaletteState {
     return new PaletteState(this.bridge);
