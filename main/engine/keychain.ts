@@ -3,19 +3,13 @@
 // demo or staging service never sees the production key. Nothing here logs or keeps the key.
 import { Entry } from '@napi-rs/keyring';
 import type { Credentials } from './api/index.ts';
+import { CodedError } from './coded-error.ts';
 
 export const KEYCHAIN_SERVICE = 'Brand Sync';
 
 export type KeychainErrorCode = 'KEYCHAIN_UNAVAILABLE' | 'KEYCHAIN_CORRUPT';
 
-export class KeychainError extends Error {
-  readonly code: KeychainErrorCode;
-  constructor(code: KeychainErrorCode, message: string) {
-    super(message);
-    this.name = 'KeychainError';
-    this.code = code;
-  }
-}
+export class KeychainError extends CodedError<KeychainErrorCode> {}
 
 /** The entry's account: the service's origin and path, so each service has its own key. */
 export function keychainAccount(baseUrl: string): string {

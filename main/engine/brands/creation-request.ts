@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { CodedError } from '../coded-error.ts';
 
 /** What the caller lists, in order (the service reads sources in the order given). */
 export type SourceSpec =
@@ -63,14 +64,7 @@ export const MAX_TOTAL_FILE_BYTES = MAX_SOURCE_TOTAL_BYTES;
 export const MAX_INSTRUCTIONS = 4000;
 
 /** A request that breaks a limit: nothing was sent. `code` names the rule. */
-export class BrandCreationInputError extends Error {
-  readonly code: string;
-  constructor(code: string, message: string) {
-    super(message);
-    this.name = 'BrandCreationInputError';
-    this.code = code;
-  }
-}
+export class BrandCreationInputError extends CodedError {}
 
 const fail = (code: string, message: string): never => {
   throw new BrandCreationInputError(code, message);

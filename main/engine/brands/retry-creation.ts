@@ -14,15 +14,9 @@ import {
 } from './create-brand-job.ts';
 import { creationHash, type CreationRequest } from './creation-request.ts';
 import type { StartedCreation } from './start-creation.ts';
+import { CodedError } from '../coded-error.ts';
 
-export class RetryCreationError extends Error {
-  readonly code: string;
-  constructor(code: string, message: string) {
-    super(message);
-    this.name = 'RetryCreationError';
-    this.code = code;
-  }
-}
+export class RetryCreationError extends CodedError {}
 
 /** The request a brand was created with, as far as this machine knows it. */
 export function creationRequestOf(store: Store, brandId: string): CreationRequest | undefined {

@@ -1,4 +1,5 @@
 // Failures of the Library mirror and the media cache that are not service errors.
+import { CodedError } from '../coded-error.ts';
 
 export type MirrorErrorCode =
   | 'INVALID_OPTION'
@@ -7,12 +8,4 @@ export type MirrorErrorCode =
   | 'NOT_CACHEABLE' // the item has no URL or is not an image, a video or audio
   | 'OFFLINE'; // never fetched, and nothing can fetch it now
 
-export class MirrorError extends Error {
-  readonly code: MirrorErrorCode;
-
-  constructor(code: MirrorErrorCode, message: string) {
-    super(message);
-    this.name = 'MirrorError';
-    this.code = code;
-  }
-}
+export class MirrorError extends CodedError<MirrorErrorCode> {}
