@@ -354,14 +354,23 @@ async function fetchInto(
   const progress = options.onProgress;
   const expectedTotal = options.expectedSize ?? total;
   progress?.({ received, total: expectedTotal });
+  // The answer is read by the source itself, not handed to pipeline: a body cut off then ends
+  // the source, and the file stream still writes every byte that arrived before the cut
+  // (handed to pipeline, the cut would destroy the file stream with writes still pending,
+  // and a try that brought bytes would count as one that brought none).
+  let cut: unknown;
   try {
     await pipeline(
-      stream,
-      async function* (source: AsyncIterable<Buffer>) {
-        for await (const chunk of source) {
-          received += chunk.length;
-          progress?.({ received, total: expectedTotal });
-          yield chunk;
+      async function* () {
+        try {
+          for await (const chunk of stream as AsyncIterable<Buffer>) {
+            received += chunk.length;
+            progress?.({ received, total: expectedTotal });
+            yield chunk;
+          }
+        } catch (error) {
+          if (signal?.aborted) throw error;
+          cut = error;
         }
       },
       fs.createWriteStream(part, { flags: start > 0 ? 'a' : 'w' }),
@@ -371,6 +380,7 @@ async function fetchInto(
     if (isLocalFileError(error) || signal?.aborted) throw error;
     throw new CutError(total, error);
   }
+  if (cut !== undefined) throw new CutError(total, cut);
   return { kind: 'done', resumed: start > 0, total };
 }
 
