@@ -51,9 +51,9 @@ async function run(speed: number, jobs: number, total: number): Promise<RateGate
 }
 
 test('a sliding window of 30 per 5 s: learned at the first refusal, at most one more episode', async () => {
-  // 10 times real time: a loaded machine's scheduling jitter (tens of ms) is a second or less
-  // of the service's clock, not a shift that the window can notice.
-  const speed = 10;
+  // 5 times real time: a loaded machine's scheduling jitter (tens of ms) is a fraction of a second
+  // of the service's clock, within what the pacer takes for the way to the service.
+  const speed = 5;
   sim = await startSim({
     speed,
     rateLimit: { max: 30, windowMs: 5_000, clock: 'simulated' },
@@ -69,7 +69,7 @@ test('a sliding window of 30 per 5 s: learned at the first refusal, at most one 
   const pacer = pacerOf(gate);
   // About 30 requests (those answered before the refusal was sent: never more than the
   // service let through) in a window of about 5 s (Retry-After is whole seconds). The clock
-  // runs 20 times real time, so a loaded machine's scheduling stretches what is measured:
+  // runs 5 times real time, so a loaded machine's scheduling stretches what is measured:
   // the bound says "learned near 5 s", far from the 60 s once assumed, not how precisely.
   expect(pacer.allowance).toBeGreaterThanOrEqual(27);
   expect(pacer.allowance).toBeLessThanOrEqual(30);
@@ -148,4 +148,43 @@ test('no fixed floor or window: it learns whatever the refusal says, and waits f
   await clock.advance(5_000);
   fresh.refused(undefined, (await fresh.turn()).at);
   expect({ allowance: fresh.allowance, windowMs: fresh.windowMs }).toEqual(before);
+});
+
+test('a refusal soon after a pause: jitter when the learned window explains it, a slow refill when it frees much later', async () => {
+  /** A pacer taught 30 per 5 s by a first refusal, and four sends past its pause. */
+  async function pausedThenFour() {
+    const clock = manualClock();
+    const pacer = new Pacer(clock);
+    const take = async () => {
+      const turn = pacer.turn();
+      let at: number | undefined;
+      void turn.then((t) => (at = t.at));
+      while (!(await settled(turn))) await clock.advance(10);
+      return at as number;
+    };
+    for (let i = 0; i < 30; i++) {
+      await take();
+      await clock.advance(100);
+    }
+    pacer.refused(2_000, await take());
+    expect({ allowance: pacer.allowance, windowMs: pacer.windowMs }).toEqual({
+      allowance: 30,
+      windowMs: 5_000,
+    });
+    for (let i = 0; i < 4; i++) await take();
+    return { pacer, next: await take() };
+  }
+
+  // Refused at once, freeing in a second: the service still counts the sends from before the
+  // pause (a sliding window) and one of them reached it late. Four since the pause is no rate.
+  const jitter = await pausedThenFour();
+  jitter.pacer.refused(1_000, jitter.next);
+  expect(jitter.pacer.allowance).toBe(30);
+  expect(jitter.pacer.windowMs).toBe(5_000);
+
+  // Refused at once, freeing only in 6 s (a bucket's next token): the burst is spent and the
+  // refill is the limit from now on, far slower than 30 per 5 s.
+  const bucket = await pausedThenFour();
+  bucket.pacer.refused(6_000, bucket.next);
+  expect((bucket.pacer.allowance as number) / bucket.pacer.windowMs).toBeLessThan(30 / 5_000 / 2);
 });

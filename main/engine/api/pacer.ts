@@ -14,7 +14,9 @@
 // refill teaches the burst first, then the refill; a reading of a few requests is stretched a
 // little, their tokens came in fractions). A refusal while the window was far from full, or
 // before anything got through since the pause, teaches nothing (a fault, a pause the service
-// extends): the gate holds the pause. After a long quiet spell (ten windows, at least half an
+// extends): the gate holds the pause. So does one the learned window explains (it frees when
+// the oldest send of the window leaves it, give or take a second or two: a send that reached
+// the service late), however few went out since the pause. After a long quiet spell (ten windows, at least half an
 // hour) the rate grows a little, window by window, so that a limit raised meanwhile is found
 // again; a growth the service refuses makes the next probe wait twice as long. A 429 without
 // Retry-After teaches nothing: the calls back off on their own.
@@ -45,6 +47,14 @@ const OFF_ABOVE_PER_MS = 1;
  */
 const ARRIVAL_SHARE = 0.01;
 const ARRIVAL_MAX_MS = 1_000;
+/**
+ * A refusal freeing no later than the window learned says (see refused()), within Retry-After's
+ * whole second and this share of the window (at most JITTER_MAX_MS) for the sends' way to the
+ * service, is jitter. A bucket's refill slower than a token in 2 s frees later, and is learned.
+ */
+const RETRY_AFTER_ROUNDING_MS = 1_000;
+const JITTER_SHARE = 0.25;
+const JITTER_MAX_MS = 1_000;
 /** Sends remembered before any limit is learned (the first window's worth, and more). */
 const MAX_KEPT = 20_000;
 
@@ -153,6 +163,17 @@ export class Pacer {
       this.#setEpoch(frees);
       return;
     }
+    // Refused while paced with the window full, at a time the learned window explains: the
+    // service frees when the oldest send still in the window leaves it, give or take Retry-After's
+    // whole seconds and the sends' way there (a send that reached the service late). That is
+    // jitter, not a slower limit: the sends from before the pause still count with a sliding
+    // window, and a count since the pause alone would read it as a far slower rate. A bucket's
+    // slow refill frees well after that (a token's time after the pause), and is learned.
+    const oldest = paced ? this.#oldestInWindow(before) : undefined;
+    if (oldest !== undefined && frees <= oldest + this.#span() + this.#jitterMs()) {
+      this.#setEpoch(frees);
+      return;
+    }
     counted = Math.max(counted, this.#acceptedSinceEpoch);
     const margin = paced && counted < FEW ? PACED_MARGIN : 1;
     const windowMs = Math.max(1_000, Math.ceil((frees - start) * margin));
@@ -211,6 +232,22 @@ export class Pacer {
     let count = 0;
     for (let i = this.#sent.length - 1; i >= 0 && (this.#sent[i] as number) > from; i--) count++;
     return count;
+  }
+
+  /** How much later than the window learned says a refusal may free and still be jitter. */
+  #jitterMs(): number {
+    return RETRY_AFTER_ROUNDING_MS + Math.min(JITTER_MAX_MS, this.#windowMs * JITTER_SHARE);
+  }
+
+  /** The oldest send that still holds a slot of the window at `at`. */
+  #oldestInWindow(at: number): number | undefined {
+    const from = at - this.#span();
+    let oldest: number | undefined;
+    for (let i = this.#sent.length - 1; i >= 0 && (this.#sent[i] as number) > from; i--) {
+      const sentAt = this.#sent[i] as number;
+      if (sentAt < at) oldest = sentAt;
+    }
+    return oldest;
   }
 
   /** How long a send holds its slot: the window, and a little for its way to the service. */
