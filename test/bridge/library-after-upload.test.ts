@@ -42,3 +42,45 @@ test('an uploaded file is in the mirrored Library within seconds, one refresh fo
   expect(requests).toBeGreaterThan(0);
   expect(requests).toBeLessThanOrEqual(4);
 });
+
+test('a long burst of uploads: a refresh that ends during it is followed a little later, not at once', async () => {
+  // Uploads that take 100 ms and Library pages that take 150 ms: 150 files keep the queue
+  // busy for seconds, and uploads finish while each refresh runs. Followed at once, every such
+  // refresh drew the next, back to back (two pages every 300 ms); followed 1.5 s later, the
+  // burst costs a refresh or so every two seconds and one after its last upload.
+  const slow = await startBridge({
+    simulator: {
+      faults: 'POST /v1/images/uploads/file:latency=100;GET /v1/brands/{id}/library:latency=150',
+    },
+  });
+  try {
+    const brand = await until(async () => {
+      const found = (await slow.ok('status')).brands.find(
+        (x: { name: string }) => x.name === 'Northwind Coffee',
+      );
+      return found?.library.items > 0 ? found : undefined;
+    }, 'the first Library mirror');
+    const before = (await slow.ok('library', { brandId: brand.id, limit: 500 })).items.length;
+    const since = slow.sim.control.log({ route: 'GET /v1/brands/{id}/library' }).length;
+    for (let seed = 100; seed < 250; seed++) {
+      await writeFile(
+        path.join(slow.root, 'Northwind Coffee', `burst-${seed}.png`),
+        makePng({ width: 4, height: 4, seed }),
+      );
+    }
+    await until(
+      async () =>
+        (await slow.ok('library', { brandId: brand.id, limit: 500 })).items.length === before + 150,
+      'the 150 uploads in the mirrored Library',
+      60_000,
+    );
+    const uploads = slow.sim.control.log({ route: 'POST /v1/images/uploads/file' });
+    const burstMs = Math.max(...uploads.map((e) => e.at)) - Math.min(...uploads.map((e) => e.at));
+    expect(burstMs).toBeGreaterThan(2_000);
+    const requests = slow.sim.control.log({ route: 'GET /v1/brands/{id}/library' }).length - since;
+    // Two pages a refresh, one every 1.5 s of the burst at most, and two around its end.
+    expect(requests).toBeLessThanOrEqual(2 * (Math.ceil(burstMs / 1_500) + 2));
+  } finally {
+    await slow.close();
+  }
+});

@@ -105,8 +105,10 @@ function createLibraryFeature(parts: EngineParts, options: LibraryFeatureOptions
   // little later so that a burst of uploads shares it (the key keeps it to one queued job),
   // and a queued job, so a sync pass waits for it. An unchanged Library is still one page.
   // A refresh asked for while the brand's sync runs: that run may have read the first page
-  // already, so one more follows it.
-  const again = new Set<string>();
+  // already, so one more follows it: at once when it was asked for at once, else as an
+  // upload's is (while a burst of uploads goes on, a little later: back to back, a burst of
+  // 1,000 uploads drew some 70 refreshes, each a job and a page or two of durable writes).
+  const again = new Map<string, 'now' | 'after-upload'>();
   // The refresh each brand has queued: while it waits, asking again would find it and change
   // nothing (same key, same priority), yet cost a durable commit. A burst of 1,000 uploads
   // asks once, not 1,000 times; one read of the job by its id tells that it still waits.
@@ -126,7 +128,8 @@ function createLibraryFeature(parts: EngineParts, options: LibraryFeatureOptions
     );
     if (job.state === 'queued') waiting.set(brandId, job.id);
     else waiting.delete(brandId);
-    if (!created && job.state === 'running') again.add(brandId);
+    if (!created && job.state === 'running' && again.get(brandId) !== 'now')
+      again.set(brandId, delayMs === 0 ? 'now' : 'after-upload');
   };
   // While more uploads wait, a little later, so that the burst shares one refresh; after the
   // last one, now (a waiting refresh is brought forward): a `sync --once` that waits for it
@@ -157,7 +160,10 @@ function createLibraryFeature(parts: EngineParts, options: LibraryFeatureOptions
         });
       }
       const brandId = brandIdOf(job.payload, job.brandId);
-      if (again.delete(brandId)) refreshSoon(brandId, 0);
+      const follow = again.get(brandId);
+      again.delete(brandId);
+      if (follow === 'now') refreshSoon(brandId, 0);
+      else if (follow === 'after-upload') refreshAfterUpload(brandId);
     }),
     events.on('library:refresh-wanted', ({ brandId }) => refreshSoon(brandId, 0)),
     queue.events.on('job:failed', ({ job }) => {
