@@ -150,11 +150,17 @@ describe.skipIf(chromiumMissing !== null)(
       await refs.getByRole('checkbox').nth(0).check();
       await refs.getByRole('checkbox').nth(1).check();
       await refs.getByText('(2 of at most 9)').waitFor();
-      const sent = page.waitForRequest((r) => r.url().endsWith('/api/imageEdit'));
+      // The answer, not the request: the bridge answers once the service has the edit, so the
+      // clock moves below from the edit's start (moved before it, the edit would begin later
+      // and never be done at 300 ms).
+      const sent = page.waitForResponse((r) => r.url().endsWith('/api/imageEdit'));
       await dialog.getByRole('button', { name: 'Edit for 1 credit' }).click();
+      const answer = await sent;
+      expect(answer.status()).toBe(200);
       expect(
-        ((await sent).postDataJSON() as { referenceIds?: string[] }).referenceIds,
+        (answer.request().postDataJSON() as { referenceIds?: string[] }).referenceIds,
       ).toHaveLength(2);
+      expect(control.log({ route: 'POST /v1/images/{id}/edit' })).toHaveLength(1);
       // Still running in a status the interface never named (the service says `generating`
       // now): the dialog shows it running, then the result.
       await control.advance(150);
