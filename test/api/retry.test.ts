@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import { RateGate, rateGateFor, scaledClock } from '../../main/engine/api/index.ts';
 import { apiError, clientFor, png, startSim, tempDir, writeFile } from './helpers.ts';
 import { DEFAULT_DURATIONS } from '../../simulator/state.ts';
+import { SECOND_LOOK_MS } from '../../main/engine/api/wait.ts';
 
 type Sim = Awaited<ReturnType<typeof startSim>>;
 let sim: Sim;
@@ -231,7 +232,7 @@ describe('exports', () => {
 });
 
 describe('following work without a long poll', () => {
-  test('polls space out while the work lasts: seconds at first, about a minute at most', async () => {
+  test('polls space out while the work lasts: a quick second look, then seconds, about a minute at most', async () => {
     // The service's clock moves only when the client has waited long enough for the export.
     const slow = await startSim({ manualClock: true, rateLimit: false });
     try {
@@ -253,8 +254,10 @@ describe('following work without a long poll', () => {
         .log({ route: 'GET /v1/brands/{id}/exports/{skillId}' })
         .filter((e) => e.path.includes(id));
       expect(looks.length).toBe(waits.length + 1);
-      expect(waits[0]).toBe(2_000);
-      for (let i = 1; i < waits.length; i++) {
+      // A second look soon (work nearly done ends at once), then 2 s, growing from there.
+      expect(waits[0]).toBe(SECOND_LOOK_MS);
+      expect(waits[1]).toBe(2_000);
+      for (let i = 2; i < waits.length; i++) {
         expect(waits[i]).toBeGreaterThanOrEqual(waits[i - 1] as number);
       }
       expect(Math.max(...waits)).toBe(60_000);
@@ -264,6 +267,28 @@ describe('following work without a long poll', () => {
       await slow.close();
     }
   });
+});
+
+test('an export nearly done at the first look ends at the second, well before a whole interval', async () => {
+  const quick = await startSim({ manualClock: true, rateLimit: false });
+  try {
+    const waits: number[] = [];
+    let now = 0;
+    const clock = {
+      now: () => now,
+      sleep: async (ms: number) => {
+        waits.push(ms);
+        now += ms;
+        await quick.control.advance(DEFAULT_DURATIONS.exportMs);
+      },
+    };
+    const client = clientFor(quick, { clock, rateGate: new RateGate(clock) });
+    const { id } = await quick.control.seedBrand({ name: 'Quick export' });
+    expect((await client.exportAndWait(id)).status).toBe('ready');
+    expect(waits).toEqual([SECOND_LOOK_MS]);
+  } finally {
+    await quick.close();
+  }
 });
 
 describe('the 429 gate', () => {

@@ -22,6 +22,12 @@ export interface WaitOptions<T> {
   onUpdate?: (value: T) => void;
 }
 
+/**
+ * The second look of a poll comes this soon (at most): work that was nearly done at the first
+ * look (an export the service reused, just being finished) ends without a whole interval's
+ * wait, for one more request.
+ */
+export const SECOND_LOOK_MS = 400;
 /** A poll's interval grows by this much after each look that found the work still running… */
 const POLL_BACKOFF = 1.5;
 /** …up to this. */
@@ -44,8 +50,9 @@ async function pollUntil<T>(
     options.onUpdate?.(value);
     // A service without `wait` answers at once: do not hammer it. (After the first look of a
     // holding wait, the next request holds by itself.) Polls space out while the work lasts:
-    // seconds at first, about a minute at most.
-    const rest = first && holds ? 0 : interval - (http.clock.now() - started);
+    // a quick second look, then seconds, about a minute at most.
+    const wait = first ? (holds ? 0 : Math.min(interval, SECOND_LOOK_MS)) : interval;
+    const rest = wait - (http.clock.now() - started);
     if (!holds && !first) interval = Math.min(MAX_POLL_INTERVAL_MS, interval * POLL_BACKOFF);
     if (rest > 0) {
       await http.clock.sleep(rest, signal).catch(() => {
