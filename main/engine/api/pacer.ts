@@ -14,9 +14,7 @@
 // refill teaches the burst first, then the refill; a reading of a few requests is stretched a
 // little, their tokens came in fractions). A refusal while the window was far from full, or
 // before anything got through since the pause, teaches nothing (a fault, a pause the service
-// extends): the gate holds the pause. So does one the learned window explains (it frees when
-// the oldest send of the window leaves it, give or take a second or two: a send that reached
-// the service late), however few went out since the pause. After a long quiet spell (ten windows, at least half an
+// extends): the gate holds the pause. After a long quiet spell (ten windows, at least half an
 // hour) the rate grows a little, window by window, so that a limit raised meanwhile is found
 // again; a growth the service refuses makes the next probe wait twice as long. A 429 without
 // Retry-After teaches nothing: the calls back off on their own.
@@ -47,14 +45,6 @@ const OFF_ABOVE_PER_MS = 1;
  */
 const ARRIVAL_SHARE = 0.01;
 const ARRIVAL_MAX_MS = 1_000;
-/**
- * A refusal freeing no later than the window learned says (see refused()), within Retry-After's
- * whole second and this share of the window (at most JITTER_MAX_MS) for the sends' way to the
- * service, is jitter. A bucket's refill slower than a token in 2 s frees later, and is learned.
- */
-const RETRY_AFTER_ROUNDING_MS = 1_000;
-const JITTER_SHARE = 0.25;
-const JITTER_MAX_MS = 1_000;
 /** Sends remembered before any limit is learned (the first window's worth, and more). */
 const MAX_KEPT = 20_000;
 
@@ -154,23 +144,13 @@ export class Pacer {
     const paced = this.#allowance !== undefined;
     // Refused while paced but well below the allowance, or before anything got through since
     // the last pause: that says nothing of the rate (a fault, a pause the service extends);
-    // the gate holds the pause, nothing is learned.
+    // the gate holds the pause, nothing is learned. Within the first window after a pause the
+    // window is still filling (the sends from before it have left): its count then says
+    // nothing of the pace (a bucket's refill refuses there, with the window half empty).
     const nothingThrough = counted === 0 && this.#acceptedSinceEpoch === 0;
-    if (
-      paced &&
-      (nothingThrough || this.#inWindow(before) < NEAR_FULL * (this.#allowance as number))
-    ) {
-      this.#setEpoch(frees);
-      return;
-    }
-    // Refused while paced with the window full, at a time the learned window explains: the
-    // service frees when the oldest send still in the window leaves it, give or take Retry-After's
-    // whole seconds and the sends' way there (a send that reached the service late). That is
-    // jitter, not a slower limit: the sends from before the pause still count with a sliding
-    // window, and a count since the pause alone would read it as a far slower rate. A bucket's
-    // slow refill frees well after that (a token's time after the pause), and is learned.
-    const oldest = paced ? this.#oldestInWindow(before) : undefined;
-    if (oldest !== undefined && frees <= oldest + this.#span() + this.#jitterMs()) {
+    const filling = before - start < this.#windowMs;
+    const belowPace = !filling && this.#inWindow(before) < NEAR_FULL * (this.#allowance as number);
+    if (paced && (nothingThrough || belowPace)) {
       this.#setEpoch(frees);
       return;
     }
@@ -232,22 +212,6 @@ export class Pacer {
     let count = 0;
     for (let i = this.#sent.length - 1; i >= 0 && (this.#sent[i] as number) > from; i--) count++;
     return count;
-  }
-
-  /** How much later than the window learned says a refusal may free and still be jitter. */
-  #jitterMs(): number {
-    return RETRY_AFTER_ROUNDING_MS + Math.min(JITTER_MAX_MS, this.#windowMs * JITTER_SHARE);
-  }
-
-  /** The oldest send that still holds a slot of the window at `at`. */
-  #oldestInWindow(at: number): number | undefined {
-    const from = at - this.#span();
-    let oldest: number | undefined;
-    for (let i = this.#sent.length - 1; i >= 0 && (this.#sent[i] as number) > from; i--) {
-      const sentAt = this.#sent[i] as number;
-      if (sentAt < at) oldest = sentAt;
-    }
-    return oldest;
   }
 
   /** How long a send holds its slot: the window, and a little for its way to the service. */
