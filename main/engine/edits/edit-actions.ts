@@ -112,18 +112,7 @@ export async function applyEdit(
   editId: string,
   signal?: AbortSignal,
 ): Promise<BrandEdit> {
-  let edit: BrandEdit;
-  try {
-    edit = await deps.client.applyEdit(brandId, editId, { signal });
-  } catch (error) {
-    if (isApiError(error) && error.code === 'BRAND_EDIT_STALE') {
-      throw await staleEdit(deps, brandId, editId, error, signal);
-    }
-    if (isApiError(error) && error.code === 'BRAND_EDIT_STATE_CONFLICT') {
-      throw await stateConflict(deps, 'apply', brandId, editId, error, signal);
-    }
-    throw error;
-  }
+  const edit = await decide(deps, 'apply', brandId, editId, signal);
   // The brand's new active Skill is read before the faces are told (the order they knew).
   await recordEdit(deps, brandId, edit, signal, () => activeSkillNow(deps, brandId, edit, signal));
   deps.events.emit('brand:skill-changed', { brandId, reason: 'edit-applied' });
@@ -145,17 +134,33 @@ export async function discardEdit(
   editId: string,
   signal?: AbortSignal,
 ): Promise<BrandEdit> {
-  let edit: BrandEdit;
+  const edit = await decide(deps, 'discard', brandId, editId, signal);
+  await recordEdit(deps, brandId, edit, signal);
+  return edit;
+}
+
+/** Sends apply or discard; the service's refusals become the engine's own errors, in words. */
+async function decide(
+  deps: EditDeps,
+  action: 'apply' | 'discard',
+  brandId: string,
+  editId: string,
+  signal: AbortSignal | undefined,
+): Promise<BrandEdit> {
   try {
-    edit = await deps.client.discardEdit(brandId, editId, { signal });
+    return action === 'apply'
+      ? await deps.client.applyEdit(brandId, editId, { signal })
+      : await deps.client.discardEdit(brandId, editId, { signal });
   } catch (error) {
-    if (isApiError(error) && error.code === 'BRAND_EDIT_STATE_CONFLICT') {
-      throw await stateConflict(deps, 'discard', brandId, editId, error, signal);
+    if (!isApiError(error)) throw error;
+    if (action === 'apply' && error.code === 'BRAND_EDIT_STALE') {
+      throw await staleEdit(deps, brandId, editId, error, signal);
+    }
+    if (error.code === 'BRAND_EDIT_STATE_CONFLICT') {
+      throw await stateConflict(deps, action, brandId, editId, error, signal);
     }
     throw error;
   }
-  await recordEdit(deps, brandId, edit, signal);
-  return edit;
 }
 
 export interface EditAnswer {

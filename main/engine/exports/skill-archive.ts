@@ -471,6 +471,16 @@ async function copyStored(
   buffer: Buffer,
   write: (chunk: Buffer) => Promise<void>,
 ): Promise<void> {
+  await readData(source, file, buffer, write);
+}
+
+/** Reads a file's data as it lies in the archive through `buffer`, handing on each chunk. */
+async function readData(
+  source: ArchiveSource,
+  file: PlannedFile,
+  buffer: Buffer,
+  take: (chunk: Buffer) => Promise<void>,
+): Promise<void> {
   const { start, end } = await dataRange(source, file);
   for (let at = start; at < end;) {
     const { bytesRead } = await source.handle.read(
@@ -480,7 +490,7 @@ async function copyStored(
       at,
     );
     if (bytesRead === 0) throw new Error('unexpected EOF');
-    await write(buffer.subarray(0, bytesRead));
+    await take(buffer.subarray(0, bytesRead));
     at += bytesRead;
   }
 }
@@ -496,21 +506,10 @@ async function copyDeflated(
   buffer: Buffer,
   write: (chunk: Buffer) => Promise<void>,
 ): Promise<void> {
-  const { start, end } = await dataRange(source, file);
   // zlib's minimum output chunk is 64 bytes.
   const inflate = createInflateRaw({ chunkSize: Math.max(64, Math.min(COPY_BUFFER, file.size)) });
   const feed = (async (): Promise<void> => {
-    for (let at = start; at < end;) {
-      const { bytesRead } = await source.handle.read(
-        buffer,
-        0,
-        Math.min(buffer.length, end - at),
-        at,
-      );
-      if (bytesRead === 0) throw new Error('unexpected EOF');
-      await consumed(inflate, buffer.subarray(0, bytesRead));
-      at += bytesRead;
-    }
+    await readData(source, file, buffer, (chunk) => consumed(inflate, chunk));
     inflate.end();
   })().catch((err: unknown) => {
     inflate.destroy(err instanceof Error ? err : new Error(String(err)));

@@ -83,31 +83,36 @@ export async function searchEverything(
     if (brand.deletedRemotely) continue;
     const index = await skillIndex(store, root, brand);
     if (index === null) continue;
-    for (const color of index.colors) {
-      if (colors.length < COLORS && matchesWords(typed, color.words)) {
-        colors.push({
-          brandId: brand.id,
-          brandName: nameOf(brand.id),
-          hex: color.hex,
-          name: color.name,
-        });
-      }
-    }
-    for (const file of index.files) {
-      if (skillFiles.length < SKILL_FILES && matchesWords(typed, file.words)) {
-        skillFiles.push({
-          brandId: brand.id,
-          brandName: nameOf(brand.id),
-          path: file.path,
-          name: file.path.split('/').at(-1) ?? file.path,
-          mimeType: mimeTypeOf(file.path),
-          size: file.size,
-          file: { area: 'skill', brandId: brand.id, path: file.path },
-        });
-      }
-    }
+    const of = { brandId: brand.id, brandName: nameOf(brand.id) };
+    collect(colors, COLORS, typed, index.colors, (color) => ({
+      ...of,
+      hex: color.hex,
+      name: color.name,
+    }));
+    collect(skillFiles, SKILL_FILES, typed, index.files, (file) => ({
+      ...of,
+      path: file.path,
+      name: file.path.split('/').at(-1) ?? file.path,
+      mimeType: mimeTypeOf(file.path),
+      size: file.size,
+      file: { area: 'skill' as const, brandId: brand.id, path: file.path },
+    }));
   }
   return { text, brands: foundBrands, items, colors, skillFiles };
+}
+
+/** Adds the entries whose words match what was typed (made into docs by `toDoc`), up to `limit` in all. */
+function collect<E extends { words: readonly string[] }, D>(
+  into: D[],
+  limit: number,
+  typed: readonly string[],
+  entries: readonly E[],
+  toDoc: (entry: E) => D,
+): void {
+  for (const entry of entries) {
+    if (into.length >= limit) return;
+    if (matchesWords(typed, entry.words)) into.push(toDoc(entry));
+  }
 }
 
 /** The brand's Brand Skill on disk as words to match; null when none is installed. */
