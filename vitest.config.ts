@@ -8,6 +8,9 @@ export default defineConfig({
     maxWorkers: 2,
     testTimeout: 30_000,
     hookTimeout: 30_000,
+    // expect.poll waits for a state the window or the engine announces; its default second
+    // is a race that a loaded machine loses (a settings page read back after a restart).
+    expect: { poll: { timeout: 15_000 } },
     reporters: ['default', './test/support/closing-line-reporter.ts'],
     projects: [
       {

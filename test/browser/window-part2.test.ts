@@ -374,7 +374,12 @@ describe.skipIf(chromiumMissing !== null)(
         page = await (await browser.newContext({ colorScheme: 'light' })).newPage();
         await page.goto(host.url);
         await page.goto(`${host.origin}/#/settings`);
-        await expect.poll(() => page.getByLabel('Sync folder').inputValue()).toBe(root);
+        // The settings are shown once the engine's answer is in (the page's sections appear):
+        // read the fields then, not on a one-second poll that a loaded machine outlasts.
+        await page.getByRole('heading', { name: 'Media cache' }).waitFor();
+        await expect
+          .poll(() => page.getByLabel('Sync folder').inputValue(), { timeout: 15_000 })
+          .toBe(root);
         expect(await page.getByLabel('Brand Skill versions kept').inputValue()).toBe('5');
         expect(await page.getByLabel('Largest size (MB)').inputValue()).toBe('64');
         // The dark theme chosen here overrides the light OS.
