@@ -232,46 +232,12 @@ describe('exports', () => {
 });
 
 describe('following work without a long poll', () => {
-  test('polls space out while the work lasts: a quick second look, then seconds, about a minute at most', async () => {
-    // The service's clock moves only when the client has waited long enough for the export.
-    const slow = await startSim({ manualClock: true, rateLimit: false });
-    try {
-      const waits: number[] = [];
-      let now = 0;
-      const clock = {
-        now: () => now,
-        sleep: async (ms: number) => {
-          waits.push(ms);
-          now += ms;
-          if (now >= 10 * 60_000) await slow.control.advance(DEFAULT_DURATIONS.exportMs);
-        },
-      };
-      const client = clientFor(slow, { clock, rateGate: new RateGate(clock) });
-      const { id } = await slow.control.seedBrand({ name: 'Slow export' });
-      const result = await client.exportAndWait(id);
-      expect(result.status).toBe('ready');
-      const looks = slow.control
-        .log({ route: 'GET /v1/brands/{id}/exports/{skillId}' })
-        .filter((e) => e.path.includes(id));
-      expect(looks.length).toBe(waits.length + 1);
-      // A second look soon (work nearly done ends at once), then 2 s, growing from there.
-      expect(waits[0]).toBe(SECOND_LOOK_MS);
-      expect(waits[1]).toBe(2_000);
-      for (let i = 2; i < waits.length; i++) {
-        expect(waits[i]).toBeGreaterThanOrEqual(waits[i - 1] as number);
-      }
-      expect(Math.max(...waits)).toBe(60_000);
-      // Ten minutes of preparing cost a handful of looks, not one every 2 s (300).
-      expect(waits.length).toBeLessThan(20);
-    } finally {
-      await slow.close();
-    }
-  });
-});
-
-test('an export nearly done at the first look ends at the second, well before a whole interval', async () => {
-  const quick = await startSim({ manualClock: true, rateLimit: false });
-  try {
+  /**
+   * A client on a clock that moves only when it sleeps (each wait recorded), against a
+   * simulator whose clock finishes the export once `exportDone(now)` says so.
+   */
+  async function exportFollowed(name: string, exportDone: (now: number) => boolean) {
+    const sim = await startSim({ manualClock: true, rateLimit: false });
     const waits: number[] = [];
     let now = 0;
     const clock = {
@@ -279,16 +245,44 @@ test('an export nearly done at the first look ends at the second, well before a 
       sleep: async (ms: number) => {
         waits.push(ms);
         now += ms;
-        await quick.control.advance(DEFAULT_DURATIONS.exportMs);
+        if (exportDone(now)) await sim.control.advance(DEFAULT_DURATIONS.exportMs);
       },
     };
-    const client = clientFor(quick, { clock, rateGate: new RateGate(clock) });
-    const { id } = await quick.control.seedBrand({ name: 'Quick export' });
-    expect((await client.exportAndWait(id)).status).toBe('ready');
-    expect(waits).toEqual([SECOND_LOOK_MS]);
-  } finally {
-    await quick.close();
+    const client = clientFor(sim, { clock, rateGate: new RateGate(clock) });
+    const { id } = await sim.control.seedBrand({ name });
+    try {
+      const result = await client.exportAndWait(id);
+      const looks = sim.control
+        .log({ route: 'GET /v1/brands/{id}/exports/{skillId}' })
+        .filter((e) => e.path.includes(id)).length;
+      return { result, waits, looks };
+    } finally {
+      await sim.close();
+    }
   }
+
+  test('polls space out while the work lasts: a quick second look, then seconds, about a minute at most', async () => {
+    // The export is done only once the client has waited ten minutes.
+    const { result, waits, looks } = await exportFollowed('Slow export', (now) => now >= 600_000);
+    expect(result.status).toBe('ready');
+    expect(looks).toBe(waits.length + 1);
+    // A second look soon (work nearly done ends at once), then 2 s, growing from there.
+    expect(waits[0]).toBe(SECOND_LOOK_MS);
+    expect(waits[1]).toBe(2_000);
+    for (let i = 2; i < waits.length; i++) {
+      expect(waits[i]).toBeGreaterThanOrEqual(waits[i - 1] as number);
+    }
+    expect(Math.max(...waits)).toBe(60_000);
+    // Ten minutes of preparing cost a handful of looks, not one every 2 s (300).
+    expect(waits.length).toBeLessThan(20);
+  });
+
+  test('an export nearly done at the first look ends at the second, well before a whole interval', async () => {
+    const { result, waits, looks } = await exportFollowed('Quick export', () => true);
+    expect(result.status).toBe('ready');
+    expect(waits).toEqual([SECOND_LOOK_MS]);
+    expect(looks).toBe(2);
+  });
 });
 
 describe('the 429 gate', () => {

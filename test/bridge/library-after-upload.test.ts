@@ -15,27 +15,37 @@ afterAll(async () => {
   await b?.close();
 });
 
-test('an uploaded file is in the mirrored Library within seconds, one refresh for a burst', async () => {
-  const brand = await until(async () => {
-    const found = (await b.ok('status')).brands.find(
+/** Northwind Coffee, once its Library was first mirrored. */
+function mirrored(bridge: Bridge): Promise<{ id: string }> {
+  return until(async () => {
+    const found = (await bridge.ok('status')).brands.find(
       (x: { name: string }) => x.name === 'Northwind Coffee',
     );
     return found?.library.items > 0 ? found : undefined;
   }, 'the first Library mirror');
-  const before = (await b.ok('library', { brandId: brand.id, limit: 500 })).items.length;
-  const refreshesBefore = b.sim.control.log({ route: 'GET /v1/brands/{id}/library' }).length;
-  for (const seed of [81, 82, 83]) {
+}
+
+/** Drops a PNG per seed into Northwind Coffee's folder; resolves once the mirror has them all. */
+async function dropAndWait(bridge: Bridge, brandId: string, seeds: number[], ms: number) {
+  const count = async () => (await bridge.ok('library', { brandId, limit: 500 })).items.length;
+  const before = await count();
+  for (const seed of seeds) {
     await writeFile(
-      path.join(b.root, 'Northwind Coffee', `fresh-${seed}.png`),
+      path.join(bridge.root, 'Northwind Coffee', `dropped-${seed}.png`),
       makePng({ width: 4, height: 4, seed }),
     );
   }
   await until(
-    async () =>
-      (await b.ok('library', { brandId: brand.id, limit: 500 })).items.length === before + 3,
-    'the three uploads in the mirrored Library',
-    20_000,
+    async () => (await count()) === before + seeds.length,
+    `the ${seeds.length} uploads in the mirrored Library`,
+    ms,
   );
+}
+
+test('an uploaded file is in the mirrored Library within seconds, one refresh for a burst', async () => {
+  const brand = await mirrored(b);
+  const refreshesBefore = b.sim.control.log({ route: 'GET /v1/brands/{id}/library' }).length;
+  await dropAndWait(b, brand.id, [81, 82, 83], 20_000);
   // The burst shared its refresh: a few Library requests, not one per file and page.
   const requests =
     b.sim.control.log({ route: 'GET /v1/brands/{id}/library' }).length - refreshesBefore;
@@ -54,24 +64,12 @@ test('a long burst of uploads: a refresh that ends during it is followed a littl
     },
   });
   try {
-    const brand = await until(async () => {
-      const found = (await slow.ok('status')).brands.find(
-        (x: { name: string }) => x.name === 'Northwind Coffee',
-      );
-      return found?.library.items > 0 ? found : undefined;
-    }, 'the first Library mirror');
-    const before = (await slow.ok('library', { brandId: brand.id, limit: 500 })).items.length;
+    const brand = await mirrored(slow);
     const since = slow.sim.control.log({ route: 'GET /v1/brands/{id}/library' }).length;
-    for (let seed = 100; seed < 250; seed++) {
-      await writeFile(
-        path.join(slow.root, 'Northwind Coffee', `burst-${seed}.png`),
-        makePng({ width: 4, height: 4, seed }),
-      );
-    }
-    await until(
-      async () =>
-        (await slow.ok('library', { brandId: brand.id, limit: 500 })).items.length === before + 150,
-      'the 150 uploads in the mirrored Library',
+    await dropAndWait(
+      slow,
+      brand.id,
+      Array.from({ length: 150 }, (_, i) => 100 + i),
       60_000,
     );
     const uploads = slow.sim.control.log({ route: 'POST /v1/images/uploads/file' });
