@@ -464,22 +464,15 @@ function consumed(inflate: Writable, input: Buffer): Promise<void> {
   });
 }
 
-/** The bulk of a Skill (images) is stored: read straight into one reused buffer. */
+/**
+ * The bulk of a Skill (images) is stored: read straight into one reused buffer, each chunk
+ * handed on as it lies in the archive (to the file, or to the inflater of a deflated one).
+ */
 async function copyStored(
   source: ArchiveSource,
   file: PlannedFile,
   buffer: Buffer,
   write: (chunk: Buffer) => Promise<void>,
-): Promise<void> {
-  await readData(source, file, buffer, write);
-}
-
-/** Reads a file's data as it lies in the archive through `buffer`, handing on each chunk. */
-async function readData(
-  source: ArchiveSource,
-  file: PlannedFile,
-  buffer: Buffer,
-  take: (chunk: Buffer) => Promise<void>,
 ): Promise<void> {
   const { start, end } = await dataRange(source, file);
   for (let at = start; at < end;) {
@@ -490,7 +483,7 @@ async function readData(
       at,
     );
     if (bytesRead === 0) throw new Error('unexpected EOF');
-    await take(buffer.subarray(0, bytesRead));
+    await write(buffer.subarray(0, bytesRead));
     at += bytesRead;
   }
 }
@@ -509,7 +502,7 @@ async function copyDeflated(
   // zlib's minimum output chunk is 64 bytes.
   const inflate = createInflateRaw({ chunkSize: Math.max(64, Math.min(COPY_BUFFER, file.size)) });
   const feed = (async (): Promise<void> => {
-    await readData(source, file, buffer, (chunk) => consumed(inflate, chunk));
+    await copyStored(source, file, buffer, (chunk) => consumed(inflate, chunk));
     inflate.end();
   })().catch((err: unknown) => {
     inflate.destroy(err instanceof Error ? err : new Error(String(err)));
