@@ -375,11 +375,9 @@ describe.skipIf(chromiumMissing !== null)(
         await page.goto(host.url);
         await page.goto(`${host.origin}/#/settings`);
         // The settings are shown once the engine's answer is in (the page's sections appear):
-        // read the fields then, not on a one-second poll that a loaded machine outlasts.
+        // read the fields then.
         await page.getByRole('heading', { name: 'Media cache' }).waitFor();
-        await expect
-          .poll(() => page.getByLabel('Sync folder').inputValue(), { timeout: 15_000 })
-          .toBe(root);
+        await expect.poll(() => page.getByLabel('Sync folder').inputValue()).toBe(root);
         expect(await page.getByLabel('Brand Skill versions kept').inputValue()).toBe('5');
         expect(await page.getByLabel('Largest size (MB)').inputValue()).toBe('64');
         // The dark theme chosen here overrides the light OS.
