@@ -159,7 +159,7 @@ test('SIGKILL at any moment of download, extraction or swap leaves a complete co
     const chunks = Math.ceil(target.zip.length / PIECE);
     const killAt: KillPoint | null =
       mode === 'download'
-        ? { phase: 'download', chunk: 4 + pick(chunks - 8) }
+        ? { phase: 'download', bytes: (4 + pick(chunks - 8)) * PIECE }
         : mode === 'extract'
           ? { phase: 'extract', file: 1 + pick(target.fileCount) }
           : mode === 'swap'
