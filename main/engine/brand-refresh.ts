@@ -6,11 +6,8 @@ import type { ApiClient } from './api/index.ts';
 import type { JobQueue, TypedEmitter } from './queue/index.ts';
 import type { Brand, Store } from './store/index.ts';
 import { brandDisplayName } from './store/index.ts';
-import {
-  discoverBrandFolders,
-  ensureBrandFolder,
-  ensureSyncRoot,
-} from './folders/brand-folders.ts';
+import { withFolderMaking } from './folders/brand-folders.ts';
+import { discoverLinked, linkBrandFolder, type FolderLinkDeps } from './brand-folder-link.ts';
 import type { EngineEvents } from './engine-events.ts';
 
 export const refreshBrandsKind = 'refresh-brands';
@@ -51,7 +48,7 @@ export function registerBrandRefresh(deps: BrandRefreshDeps) {
         }
       }
       const brands = listed.map((id) => store.brands.get(id)).filter((b) => b !== undefined);
-      const folders = await linkFolders(store, root, brands, events);
+      const folders = await linkFolders({ store, root, events }, brands);
       events.emit('brands:refreshed', {
         brands,
         folders,
@@ -63,50 +60,24 @@ export function registerBrandRefresh(deps: BrandRefreshDeps) {
 }
 
 /** Every listed brand gets its folder; returns brand ID → folder name. */
-async function linkFolders(
-  store: Store,
-  root: string,
+function linkFolders(
+  deps: FolderLinkDeps,
   brands: readonly Brand[],
-  events: TypedEmitter<EngineEvents>,
 ): Promise<Map<string, string>> {
-  await ensureSyncRoot(root);
-  const known = new Map(
-    store.brands
-      .list({ includeDeleted: true })
-      .filter((b) => b.folderName !== null)
-      .map((b) => [b.id, b.folderName as string]),
-  );
-  const discovery = await discoverBrandFolders(root, { knownDirNames: known });
-  for (const duplicate of discovery.duplicates) {
-    events.emit('notice', {
-      level: 'warn',
-      code: 'DUPLICATE_BRAND_FOLDER',
-      brandId: duplicate.brandId,
-      message: duplicate.message,
-    });
-  }
-  const folders = new Map<string, string>();
-  for (const brand of brands) {
-    const { folder, created } = await ensureBrandFolder(root, brand, { discovery });
-    // Keep the discovery current, so that the next brand's unique name sees this folder.
-    discovery.byBrandId.set(folder.brandId, folder);
-    if (brand.folderName !== folder.dirName) {
-      // A folder name may have been held by a brand since deleted: that link yields.
-      const holder = store.brands.findByFolder(folder.dirName);
-      store.transaction(() => {
-        if (holder !== undefined && holder.id !== brand.id) store.brands.setFolder(holder.id, null);
-        store.brands.setFolder(brand.id, folder.dirName);
+  return withFolderMaking(deps.root, async () => {
+    const discovery = await discoverLinked(deps);
+    for (const duplicate of discovery.duplicates) {
+      deps.events.emit('notice', {
+        level: 'warn',
+        code: 'DUPLICATE_BRAND_FOLDER',
+        brandId: duplicate.brandId,
+        message: duplicate.message,
       });
     }
-    if (created) {
-      events.emit('notice', {
-        level: 'info',
-        code: 'BRAND_FOLDER_CREATED',
-        brandId: brand.id,
-        message: `Created the folder "${folder.dirName}" for brand "${brandDisplayName(brand)}".`,
-      });
+    const folders = new Map<string, string>();
+    for (const brand of brands) {
+      folders.set(brand.id, (await linkBrandFolder(deps, brand, discovery)).dirName);
     }
-    folders.set(brand.id, folder.dirName);
-  }
-  return folders;
+    return folders;
+  });
 }

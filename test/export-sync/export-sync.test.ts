@@ -8,8 +8,12 @@ import { readInstalledSkill } from '../../main/engine/exports/skill-install.ts';
 import { listSkillVersions } from '../../main/engine/exports/skill-versions.ts';
 import {
   exportNextCheckSetting,
+  exportSyncKey,
+  exportSyncKind,
   skillKeepVersionsSetting,
 } from '../../main/engine/export-sync/index.ts';
+import { refreshBrandsKind } from '../../main/engine/brand-refresh.ts';
+import { runJobNow } from '../../main/engine/queue/index.ts';
 import { png } from '../api/helpers.ts';
 import { skillTreeFiles } from '../exports/skill-fixtures.ts';
 import { downloads, leftoverDownloads, requests, startHarness, type Harness } from './harness.ts';
@@ -316,6 +320,49 @@ describe('export sync', () => {
     expect(again.failures).toEqual([]);
     expect(await readdir(h.root)).toEqual(['Acme']);
     expect((await readInstalledSkill(brandDir('Acme')))?.skillId).toBe(second);
+  });
+
+  test('an export whose folder was deleted makes it again itself, without a brand listing', async () => {
+    const brand = await h.sim.control.seedBrand({ name: 'Acme', status: 'ready' });
+    const engine = h.open();
+    await engine.syncOnce();
+    await rm(brandDir('Acme'), { recursive: true });
+    const listings = requests(h.sim, 'GET /v1/brands');
+    engine.queue.start();
+    const outcome = await runJobNow(
+      engine.queue,
+      exportSyncKind,
+      { brandId: brand.id, reason: 'cli' },
+      exportSyncKey(brand.id),
+    );
+    expect(outcome.state).toBe('done');
+    expect(requests(h.sim, 'GET /v1/brands')).toBe(listings);
+    expect(await readdir(h.root)).toEqual(['Acme']);
+    expect((await readInstalledSkill(brandDir('Acme')))?.skillId).toBe(brand.skillId);
+    expect(engine.store.brands.get(brand.id)?.folderName).toBe('Acme');
+  });
+
+  test('the listing and exports making a deleted folder at once make it once', async () => {
+    const brands = await Promise.all(
+      ['Acme', 'Bolt', 'Cove'].map((name) => h.sim.control.seedBrand({ name, status: 'ready' })),
+    );
+    const engine = h.open();
+    await engine.syncOnce();
+    for (const name of ['Acme', 'Bolt', 'Cove']) await rm(brandDir(name), { recursive: true });
+    engine.queue.start();
+    const outcomes = await Promise.all([
+      runJobNow(engine.queue, refreshBrandsKind, {}, { key: refreshBrandsKind }),
+      ...brands.map((b) =>
+        runJobNow(
+          engine.queue,
+          exportSyncKind,
+          { brandId: b.id, reason: 'cli' },
+          exportSyncKey(b.id),
+        ),
+      ),
+    ]);
+    expect(outcomes.map((o) => o.state)).toEqual(['done', 'done', 'done', 'done']);
+    expect((await readdir(h.root)).sort()).toEqual(['Acme', 'Bolt', 'Cove']);
   });
 
   test('a brand not ready yet gets no job; once ready, the listing brings its Skill', async () => {

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { errnoCode, FolderError } from './folder-errors.ts';
 import { ENGINE_TEMP_PREFIX, LOGO_DIR, MARKER_FILE } from './folder-layout.ts';
 import { isBuiltInIgnored } from './ignore-rules.ts';
+import { withPathLock } from './path-lock.ts';
 
 /** Longest brand folder name, in UTF-16 units: leaves room under Windows' 260-char paths. */
 export const MAX_FOLDER_NAME_LENGTH = 64;
@@ -335,6 +336,15 @@ async function adoptUserFolder(
     created: false,
     adopted: true,
   };
+}
+
+/**
+ * Finding and making brand folders under one root, one maker at a time within this process:
+ * the brand listing and an export job each discover the root afresh inside it, so neither
+ * makes a second folder ("Acme (2)") for a brand whose folder the other has just made.
+ */
+export function withFolderMaking<T>(root: string, work: () => Promise<T>): Promise<T> {
+  return withPathLock(`folders:${path.resolve(root)}`, work);
 }
 
 /** Creates the sync root (and its parents) when it does not exist yet. */
