@@ -60,10 +60,7 @@ export function registerBrandRefresh(deps: BrandRefreshDeps) {
 }
 
 /** Every listed brand gets its folder; returns brand ID → folder name. */
-function linkFolders(
-  deps: FolderLinkDeps,
-  brands: readonly Brand[],
-): Promise<Map<string, string>> {
+function linkFolders(deps: FolderLinkDeps, brands: readonly Brand[]): Promise<Map<string, string>> {
   return withFolderMaking(deps.root, async () => {
     const discovery = await discoverLinked(deps);
     for (const duplicate of discovery.duplicates) {
