@@ -50,3 +50,25 @@ test('threads stopped as soon as they idle still hash every file, in waves', asy
     await vi.waitFor(() => expect(pool?.runningThreads).toBe(0), { timeout: 10_000 });
   }
 });
+
+test('a thread warmed ahead of the first file hashes it, and stops when nothing comes', async () => {
+  const temp = await makeTempDir();
+  cleanup = temp.cleanup;
+  const file = path.join(temp.dir, 'a.bin');
+  await writeFile(file, 'warm');
+  pool = new HasherPool({ threads: 1, idleThreadMs: 300 });
+
+  pool.warm();
+  pool.warm(); // one thread, however often it is asked
+  expect(pool.runningThreads).toBe(1);
+  expect(await pool.hash(file)).toMatchObject({
+    status: 'hashed',
+    sha256: createHash('sha256').update('warm').digest('hex'),
+  });
+  expect(pool.runningThreads).toBe(1);
+  await vi.waitFor(() => expect(pool?.runningThreads).toBe(0), { timeout: 10_000 });
+
+  pool.warm(); // warmed, and nothing comes
+  expect(pool.runningThreads).toBe(1);
+  await vi.waitFor(() => expect(pool?.runningThreads).toBe(0), { timeout: 10_000 });
+});

@@ -476,14 +476,25 @@ export class FilePipeline {
     }
   }
 
-  async #hash(absPath: string, judgeFor: UploadArea) {
-    clearTimeout(this.#hasherIdle);
+  /** A pass is about to look at folders: a hasher thread starts now (see HasherPool.warm). */
+  warmHasher(): void {
+    if (this.closed) return;
+    this.#pool().warm();
+  }
+
+  #pool(): HasherPool {
     this.#hasher ??= new HasherPool(
       this.#hasherThreads === undefined ? {} : { threads: this.#hasherThreads },
     );
+    return this.#hasher;
+  }
+
+  async #hash(absPath: string, judgeFor: UploadArea) {
+    clearTimeout(this.#hasherIdle);
+    const hasher = this.#pool();
     this.#hashing++;
     try {
-      return await this.#hasher.hash(absPath, judgeFor);
+      return await hasher.hash(absPath, judgeFor);
     } catch (error) {
       // A crashed thread: its files are not lost, they are hashed again.
       if (this.closed) return { status: 'gone' as const };

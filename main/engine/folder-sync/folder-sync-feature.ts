@@ -178,6 +178,8 @@ export class FolderSync implements EngineFeature {
 
   /** Queues a scan of every linked brand folder (the brand listing queues the rest). */
   reconcile(): void {
+    // The scans follow in moments, or once the brand listing is in.
+    this.pipeline.warmHasher();
     for (const brand of this.brandDirs.linked()) this.#enqueueScan(brand.id);
   }
 

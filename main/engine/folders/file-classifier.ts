@@ -1,7 +1,7 @@
 // What a file is, judged by its bytes (never its name), and whether the service will take
 // it: PNG, JPEG, WebP, AVIF up to 10 MB anywhere; SVG too, but only in Logo/. Anything
 // else is a skip with a code and a sentence the user can act on.
-import { fileTypeFromBuffer } from 'file-type';
+import type * as FileType from 'file-type';
 import { open } from 'node:fs/promises';
 import { ioFailure } from './folder-errors.ts';
 import type { Area } from './folder-layout.ts';
@@ -94,10 +94,22 @@ function tooLarge(size: number): Verdict {
 
 const EMPTY = skip('EMPTY', 'The file is empty (0 bytes)');
 
+type FileTypeModule = typeof FileType;
+let fileType: Promise<FileTypeModule> | undefined;
+
+/**
+ * The file-type parser (some 35 modules), loaded when first needed: the main thread of a
+ * `sync --once` leaves judging bytes to the hasher threads, which load it as they start.
+ */
+export function loadFileType(): Promise<FileTypeModule> {
+  return (fileType ??= import('file-type'));
+}
+
 /** The verdict on a whole file's bytes, for a file found in `area`. */
 export async function classifyBytes(bytes: Uint8Array, area: UploadArea): Promise<Verdict> {
   if (bytes.length === 0) return EMPTY;
   if (bytes.length > MAX_UPLOAD_BYTES) return tooLarge(bytes.length);
+  const { fileTypeFromBuffer } = await loadFileType();
   const detected = await fileTypeFromBuffer(bytes);
   const raster = detected && RASTER.get(detected.ext);
   if (raster && raster.kind !== 'svg') {

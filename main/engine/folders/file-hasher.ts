@@ -97,6 +97,18 @@ export class HasherPool {
     });
   }
 
+  /**
+   * Starts a thread ahead of the first file (a sync pass does while it lists brands): its
+   * start-up, tens of ms, is then not waited for. Stopped like any idle thread.
+   */
+  warm(): void {
+    if (this.#closed || this.#slots.length > 0) return;
+    const slot = this.#spawn();
+    this.#slots.push(slot);
+    slot.worker.unref();
+    this.#retireWhenIdle(slot);
+  }
+
   get queued(): number {
     return this.#queue.length - this.#head;
   }

@@ -5,6 +5,7 @@
 import { parentPort } from 'node:worker_threads';
 import {
   classifyBytes,
+  loadFileType,
   MAX_UPLOAD_BYTES,
   type UploadArea,
   type Verdict,
@@ -39,6 +40,9 @@ async function hashOne(absPath: string, area: UploadArea | null): Promise<HashWi
     (bytes === undefined ? undefined : await classifyBytes(bytes, area));
   return verdict === undefined ? result : { ...result, verdict };
 }
+
+// Loaded while the thread waits for its first batch (a warmed thread: before any file).
+void loadFileType().catch(() => undefined);
 
 // Batches one after another, in order (a verdict awaits the file-type parser).
 let chain = Promise.resolve();

@@ -3,7 +3,7 @@
 // call (chokidar's awaitWriteFinish is off), and the start-up reconcile and the periodic
 // rescan catch whatever a watcher can miss. When the OS refuses more watches, the folder
 // concerned is polled instead, and the user is told which setting to raise.
-import chokidar, { type ChokidarOptions, type FSWatcher } from 'chokidar';
+import type { ChokidarOptions, FSWatcher } from 'chokidar';
 import type { Stats } from 'node:fs';
 import path from 'node:path';
 import { errnoCode } from './folder-errors.ts';
@@ -82,8 +82,9 @@ export class FolderWatcher {
   }
 
   /** Starts watching; resolves once chokidar has its watches in place. */
-  start(): Promise<void> {
-    const create = this.#opts.createWatcher ?? ((root, options) => chokidar.watch(root, options));
+  async start(): Promise<void> {
+    const create = this.#opts.createWatcher ?? (await chokidarWatch());
+    if (this.#closed) return;
     const watcher = create(this.#opts.normaliser.root, {
       ignoreInitial: true, // the start-up reconcile scans what exists
       followSymlinks: false, // never out of the root; inside it, targets are watched where they are
@@ -227,4 +228,10 @@ export class FolderWatcher {
     if (change.type === 'unlink') this.#emit({ type: 'unlink', file: change.file, source: 'poll' });
     else this.#emit({ type: change.type, file: change.file, stat: change.stat, source: 'poll' });
   }
+}
+
+/** chokidar, loaded once a watch starts: `sync --once` never watches, and skips its loading. */
+async function chokidarWatch(): Promise<CreateWatcher> {
+  const { default: chokidar } = await import('chokidar');
+  return (root, options) => chokidar.watch(root, options);
 }
