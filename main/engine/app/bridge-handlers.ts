@@ -9,6 +9,7 @@ import {
   deleteBrand,
   runCreation,
   startBrandCreation,
+  type StartedCreation,
 } from '../brands/index.ts';
 import { retryBrandCreation } from '../brands/retry-creation.ts';
 import {
@@ -75,6 +76,14 @@ export function createHandlers(app: AppRuntime): Handlers {
     app.journal.push({ type: 'brand', brandId: null });
     app.journal.push({ type: 'edits', brandId });
     app.journal.push({ type: 'files', brandId });
+  };
+  /** Waits for a creation started or retried here, follows the brand it made, lists brands. */
+  const settleCreation = async (e: Engine, started: StartedCreation) => {
+    const outcome = await runCreation(e, started);
+    const result = settledResult(outcome) as { brandId?: string } | null;
+    if (result?.brandId) app.followBrand(result.brandId);
+    await e.reconcile();
+    return { jobId: started.job.id, mode: started.mode, brandId: result?.brandId ?? null };
   };
 
   return {
@@ -257,21 +266,11 @@ export function createHandlers(app: AppRuntime): Handlers {
         ...(input.allowDuplicate ? { allowDuplicate: true } : {}),
         ...(input.workspaceId !== undefined ? { workspaceId: input.workspaceId } : {}),
       });
-      const started = startBrandCreation(e, request);
-      const outcome = await runCreation(e, started);
-      const result = settledResult(outcome) as { brandId?: string } | null;
-      if (result?.brandId) app.followBrand(result.brandId);
-      await e.reconcile();
-      return { jobId: started.job.id, mode: started.mode, brandId: result?.brandId ?? null };
+      return settleCreation(e, startBrandCreation(e, request));
     },
     retryBrand: async ({ brandId }) => {
       const e = engine();
-      const started = retryBrandCreation(e, lookupBrand(store, brandId));
-      const outcome = await runCreation(e, started);
-      const result = settledResult(outcome) as { brandId?: string } | null;
-      if (result?.brandId) app.followBrand(result.brandId);
-      await e.reconcile();
-      return { jobId: started.job.id, mode: started.mode, brandId: result?.brandId ?? null };
+      return settleCreation(e, retryBrandCreation(e, lookupBrand(store, brandId)));
     },
     deleteBrand: async ({ brandId }) => {
       const e = engine();
