@@ -6,7 +6,7 @@ import { lstat, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { readMarker } from '../folders/brand-folders.ts';
 import { errnoCode } from '../folders/folder-errors.ts';
-import type { Brand, Store } from '../store/index.ts';
+import type { Brand, BrandLink, Store } from '../store/index.ts';
 import { brandDisplayName } from '../store/index.ts';
 import type { FileNotices } from './file-notices.ts';
 
@@ -28,10 +28,10 @@ export class BrandDirs {
   }
 
   /** A live brand with a folder (the service still has it), or undefined. */
-  brand(brandId: string): (Brand & { folderName: string }) | undefined {
-    const brand = this.#store.brands.get(brandId);
+  brand(brandId: string): (BrandLink & { folderName: string }) | undefined {
+    const brand = this.#store.brands.linkOf(brandId);
     if (brand === undefined || brand.deletedRemotely || brand.folderName === null) return undefined;
-    return brand as Brand & { folderName: string };
+    return brand as BrandLink & { folderName: string };
   }
 
   /** Every live brand with a folder. */

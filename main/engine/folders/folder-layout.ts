@@ -28,9 +28,14 @@ const RESERVED: ReadonlyMap<string, Area> = new Map([
   [LIBRARY_DIR.toLowerCase(), 'ignored-reserved'],
 ]);
 
+// eslint-disable-next-line no-control-regex -- the ASCII range itself
+const ASCII = /^[\x00-\x7f]*$/;
+
 /** The area of a path relative to its brand folder ('/' separators, NFC). */
 export function areaOf(relPath: string): Area {
   const slash = relPath.indexOf('/');
   const first = slash === -1 ? relPath : relPath.slice(0, slash);
-  return RESERVED.get(first.normalize('NFC').toLowerCase()) ?? 'library-upload';
+  // Asked several times per file: plain ASCII needs no normalizing.
+  const name = ASCII.test(first) ? first : first.normalize('NFC');
+  return RESERVED.get(name.toLowerCase()) ?? 'library-upload';
 }

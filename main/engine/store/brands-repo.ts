@@ -15,6 +15,9 @@ export interface BrandRecordInput {
   [field: string]: unknown;
 }
 
+/** Who a brand is and where its folder is: enough for the folder sync's per-file work. */
+export type BrandLink = Pick<Brand, 'id' | 'name' | 'folderName' | 'deletedRemotely'>;
+
 export interface Brand {
   id: string;
   name: string | null;
@@ -106,6 +109,24 @@ export class BrandsRepo {
   get(id: string): Brand | undefined {
     const row = this.db.get<BrandRow>('SELECT * FROM brands WHERE id = ?', id);
     return row === undefined ? undefined : toBrand(row);
+  }
+
+  /**
+   * The brand's folder link alone, for what asks per file (an upload looks it up twice):
+   * the whole record's service JSON is not parsed for it.
+   */
+  linkOf(id: string): BrandLink | undefined {
+    const row = this.db.get<Pick<BrandRow, 'id' | 'name' | 'folder_name' | 'deleted_remotely'>>(
+      'SELECT id, name, folder_name, deleted_remotely FROM brands WHERE id = ?',
+      id,
+    );
+    if (row === undefined) return undefined;
+    return {
+      id: row.id,
+      name: row.name,
+      folderName: row.folder_name,
+      deletedRemotely: fromFlag(row.deleted_remotely),
+    };
   }
 
   findByFolder(folderName: string): Brand | undefined {

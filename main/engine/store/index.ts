@@ -8,7 +8,7 @@ export { migrations } from './migrations.ts';
 export type { Migration } from './migrations.ts';
 export * from './setting.ts';
 export { brandDisplayName } from './brands-repo.ts';
-export type { Brand, BrandRecordInput } from './brands-repo.ts';
+export type { Brand, BrandLink, BrandRecordInput } from './brands-repo.ts';
 export { personalWorkspaceKey, workspaceKey } from './workspaces-repo.ts';
 export type { Workspace, WorkspaceInput, CreditBalance } from './workspaces-repo.ts';
 export { fileKinds, fileStates } from './files-repo.ts';
