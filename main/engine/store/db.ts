@@ -24,10 +24,17 @@ export class Db {
   private relaxing = 0;
   /** The connection's synchronous setting now (switched only when a commit needs the other). */
   private syncFull: boolean;
+  /**
+   * One transaction function for every tx(): better-sqlite3 builds five wrappers and their
+   * properties for each `transaction(fn)`, some 50 ms of a 2 s burst of 1,000 uploads (a few
+   * transactions a file) in a CPU profile.
+   */
+  private readonly inTx: Database.Transaction<(fn: () => unknown) => unknown>;
 
   constructor(raw: Database.Database, durable: boolean) {
     this.raw = raw;
     this.durable = durable;
+    this.inTx = raw.transaction((fn: () => unknown) => fn());
     this.syncFull = durable;
   }
 
@@ -75,8 +82,9 @@ export class Db {
 
   /** Runs fn in one IMMEDIATE transaction (a savepoint when already inside one). */
   tx<T>(fn: () => T): T {
+    if (!this.raw.open) throw new StoreError('CLOSED', 'The store is closed.');
     this.beforeCommit();
-    return this.raw.transaction(fn).immediate();
+    return this.inTx.immediate(fn) as T;
   }
 
   /**
