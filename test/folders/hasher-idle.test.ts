@@ -14,19 +14,28 @@ afterEach(async () => {
   await cleanup?.();
 });
 
-test('an idle hasher thread stops, and the next file starts one again', async () => {
+/** One file holding `content`, and a pool of one thread that stops after `idleThreadMs`. */
+async function oneFileAndPool(
+  content: string,
+  idleThreadMs: number,
+): Promise<{ file: string; hasher: HasherPool }> {
   const temp = await makeTempDir();
   cleanup = temp.cleanup;
   const file = path.join(temp.dir, 'a.bin');
-  await writeFile(file, 'first');
-  pool = new HasherPool({ threads: 1, idleThreadMs: 20 });
+  await writeFile(file, content);
+  pool = new HasherPool({ threads: 1, idleThreadMs });
+  return { file, hasher: pool };
+}
 
-  expect(await pool.hash(file)).toMatchObject({ status: 'hashed' });
-  expect(pool.runningThreads).toBe(1);
+test('an idle hasher thread stops, and the next file starts one again', async () => {
+  const { file, hasher } = await oneFileAndPool('first', 20);
+
+  expect(await hasher.hash(file)).toMatchObject({ status: 'hashed' });
+  expect(hasher.runningThreads).toBe(1);
   await vi.waitFor(() => expect(pool?.runningThreads).toBe(0), { timeout: 10_000 });
 
   await writeFile(file, 'second');
-  const again = await pool.hash(file);
+  const again = await hasher.hash(file);
   expect(again).toMatchObject({
     status: 'hashed',
     sha256: createHash('sha256').update('second').digest('hex'),
@@ -52,23 +61,19 @@ test('threads stopped as soon as they idle still hash every file, in waves', asy
 });
 
 test('a thread warmed ahead of the first file hashes it, and stops when nothing comes', async () => {
-  const temp = await makeTempDir();
-  cleanup = temp.cleanup;
-  const file = path.join(temp.dir, 'a.bin');
-  await writeFile(file, 'warm');
-  pool = new HasherPool({ threads: 1, idleThreadMs: 300 });
+  const { file, hasher } = await oneFileAndPool('warm', 300);
 
-  pool.warm();
-  pool.warm(); // one thread, however often it is asked
-  expect(pool.runningThreads).toBe(1);
-  expect(await pool.hash(file)).toMatchObject({
+  hasher.warm();
+  hasher.warm(); // one thread, however often it is asked
+  expect(hasher.runningThreads).toBe(1);
+  expect(await hasher.hash(file)).toMatchObject({
     status: 'hashed',
     sha256: createHash('sha256').update('warm').digest('hex'),
   });
-  expect(pool.runningThreads).toBe(1);
+  expect(hasher.runningThreads).toBe(1);
   await vi.waitFor(() => expect(pool?.runningThreads).toBe(0), { timeout: 10_000 });
 
-  pool.warm(); // warmed, and nothing comes
-  expect(pool.runningThreads).toBe(1);
+  hasher.warm(); // warmed, and nothing comes
+  expect(hasher.runningThreads).toBe(1);
   await vi.waitFor(() => expect(pool?.runningThreads).toBe(0), { timeout: 10_000 });
 });
