@@ -102,7 +102,15 @@ function hueSat(hex: string): { hue: number; sat: number } {
 
 /** The Library item's tile opened: the size Details states and the picture it shows. */
 async function openDetails(page: Page, name: string): Promise<{ stated: string; pic: Seen }> {
-  await page.locator(`.tile[data-name="${name}"]`).click();
+  const tile = page.locator(`.tile[data-name="${name}"]`);
+  await tile.click();
+  // The click chose this tile (a list laid out again under the pointer would take another).
+  await expect
+    .poll(async () => ({
+      this: await tile.getAttribute('aria-selected'),
+      chosen: await page.locator('.tile[aria-selected="true"]').getAttribute('data-name'),
+    }))
+    .toEqual({ this: 'true', chosen: name });
   const details = page.getByRole('complementary', { name: 'Item details' });
   await details.getByText(name).first().waitFor();
   const img = details.locator('img').first();
@@ -128,6 +136,10 @@ describe.skipIf(chromiumMissing !== null)(
   () => {
     test('Library pictures are drawn, at exactly the pixel size Details states', async () => {
       const { page, bridge } = await openWindow();
+      // The demo's first sync done (every Library mirrored): nothing lays a Library out
+      // again while the test picks its tiles.
+      const footer = page.getByRole('complementary').locator('.sync');
+      await expect.poll(() => footer.getAttribute('data-state'), { timeout: 60_000 }).toBe('idle');
       const northwind = await brandId(bridge, 'Northwind Coffee');
       const lumen = await brandId(bridge, 'Lumen Labs');
       type Item = { id: string; name: string; width: number | null; height: number | null };
