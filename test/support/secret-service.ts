@@ -51,16 +51,43 @@ export async function startSecretService(): Promise<SecretService> {
       encoding: 'utf8',
     },
   );
+  const stop = () => {
+    spawnSync('pkill', ['-f', `control-directory=${controlDir}`]);
+    bus.kill();
+    rmSync(controlDir, { recursive: true, force: true });
+  };
   if (keyring.status !== 0) {
     bus.kill();
     throw new Error(`gnome-keyring-daemon failed: ${keyring.stderr}`);
   }
-  return {
-    env,
-    stop() {
-      spawnSync('pkill', ['-f', `control-directory=${controlDir}`]);
-      bus.kill();
-      rmSync(controlDir, { recursive: true, force: true });
-    },
-  };
+  // The daemon's parent returns before its login collection answers as the default one: a
+  // keychain call in between fails ("Secret Service: no result found", seen beside another
+  // suite). Wait for the state the tests need.
+  const deadline = Date.now() + 15_000;
+  while (defaultCollection(env) === null) {
+    if (Date.now() > deadline) {
+      stop();
+      throw new Error('the test Secret Service has no default collection after 15 s');
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return { env, stop };
+}
+
+/** The object path of the Secret Service's default collection, or null while it has none. */
+function defaultCollection(env: SecretService['env']): string | null {
+  const reply = spawnSync(
+    'dbus-send',
+    [
+      '--session',
+      '--dest=org.freedesktop.secrets',
+      '--print-reply',
+      '/org/freedesktop/secrets',
+      'org.freedesktop.Secret.Service.ReadAlias',
+      'string:default',
+    ],
+    { env: { ...process.env, ...env }, encoding: 'utf8' },
+  );
+  const found = /object path "([^"]+)"/.exec(reply.stdout ?? '')?.[1];
+  return reply.status === 0 && found !== undefined && found !== '/' ? found : null;
 }
