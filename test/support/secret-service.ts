@@ -60,9 +60,9 @@ export async function startSecretService(): Promise<SecretService> {
     bus.kill();
     throw new Error(`gnome-keyring-daemon failed: ${keyring.stderr}`);
   }
-  // The daemon's parent returns before its login collection answers as the default one: a
-  // keychain call in between fails ("Secret Service: no result found", seen beside another
-  // suite). Wait for the state the tests need.
+  // A keychain call fails ("Secret Service: no result found") while the daemon has no
+  // default collection. Beside another suite, one daemon in some ten never got one, even
+  // after 15 s (cause not found yet): wait for it, and say so plainly when it never comes.
   const deadline = Date.now() + 15_000;
   while (defaultCollection(env) === null) {
     if (Date.now() > deadline) {
