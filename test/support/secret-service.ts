@@ -57,7 +57,7 @@ export async function startSecretService(): Promise<SecretService> {
     rmSync(controlDir, { recursive: true, force: true });
   };
   if (keyring.status !== 0) {
-    bus.kill();
+    stop();
     throw new Error(`gnome-keyring-daemon failed: ${keyring.stderr}`);
   }
   // A keychain call fails ("Secret Service: no result found") while the daemon has no
