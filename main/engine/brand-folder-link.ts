@@ -40,7 +40,7 @@ export async function linkBrandFolder(
   const { store } = deps;
   const { folder, created } = await ensureBrandFolder(deps.root, brand, { discovery });
   discovery.byBrandId.set(folder.brandId, folder);
-  const stored = store.brands.get(brand.id);
+  const stored = store.brands.linkOf(brand.id);
   if (stored !== undefined && stored.folderName !== folder.dirName) {
     // A folder name may have been held by a brand since deleted: that link yields.
     const holder = store.brands.findByFolder(folder.dirName);

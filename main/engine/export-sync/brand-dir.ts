@@ -14,7 +14,7 @@ export async function brandFolderFor(
   deps: BrandDirDeps,
   brand: { id: string; name: string | null },
 ): Promise<string> {
-  const stored = deps.store.brands.get(brand.id);
+  const stored = deps.store.brands.linkOf(brand.id);
   if (stored?.folderName) {
     const dir = path.join(deps.root, stored.folderName);
     if (await isDirectory(dir)) return dir;
