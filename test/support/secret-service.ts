@@ -2,7 +2,7 @@
 // it, reachable by child processes through DBUS_SESSION_BUS_ADDRESS. CI installs dbus and
 // gnome-keyring (.ci/run); elsewhere the keychain tests skip and say why.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -20,11 +20,40 @@ export interface SecretService {
   stop(): void;
 }
 
-export async function startSecretService(): Promise<SecretService> {
-  const controlDir = mkdtempSync(path.join(os.tmpdir(), 'keyring-'));
-  const bus: ChildProcess = spawn('dbus-daemon', ['--session', '--nofork', '--print-address=1'], {
-    stdio: ['ignore', 'pipe', 'ignore'],
-  });
+// The bus of this config starts nothing on demand. The stock session config does: a call
+// to org.freedesktop.secrets before our daemon owns that name (a keychain call, or the
+// wait below, on a loaded machine) made the bus start a second gnome-keyring-daemon of
+// its own, with the user's HOME and no default collection, which then owned the name for
+// good: "Secret Service: no result found". Without activation such a call fails at once
+// and the wait below asks again.
+const busConfig = `<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
+ "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+<busconfig>
+  <type>session</type>
+  <listen>unix:tmpdir=${os.tmpdir()}</listen>
+  <auth>EXTERNAL</auth>
+  <policy context="default">
+    <allow send_destination="*" eavesdrop="true"/>
+    <allow eavesdrop="true"/>
+    <allow own="*"/>
+  </policy>
+</busconfig>
+`;
+
+export interface TestBus {
+  address: string;
+  process: ChildProcess;
+}
+
+/** A private session bus, configured in `dir`, that starts no service on demand. */
+export async function startTestBus(dir: string): Promise<TestBus> {
+  const configFile = path.join(dir, 'bus.conf');
+  writeFileSync(configFile, busConfig);
+  const bus: ChildProcess = spawn(
+    'dbus-daemon',
+    [`--config-file=${configFile}`, '--nofork', '--print-address=1'],
+    { stdio: ['ignore', 'pipe', 'ignore'] },
+  );
   const address = await new Promise<string>((resolve, reject) => {
     let out = '';
     bus.stdout?.on('data', (chunk: Buffer) => {
@@ -35,6 +64,12 @@ export async function startSecretService(): Promise<SecretService> {
     bus.on('error', reject);
     bus.on('exit', (code) => reject(new Error(`dbus-daemon exited (${code})`)));
   });
+  return { address, process: bus };
+}
+
+export async function startSecretService(): Promise<SecretService> {
+  const controlDir = mkdtempSync(path.join(os.tmpdir(), 'keyring-'));
+  const { address, process: bus } = await startTestBus(controlDir);
   const env = { DBUS_SESSION_BUS_ADDRESS: address };
   const keyring = spawnSync(
     'gnome-keyring-daemon',
@@ -60,9 +95,8 @@ export async function startSecretService(): Promise<SecretService> {
     stop();
     throw new Error(`gnome-keyring-daemon failed: ${keyring.stderr}`);
   }
-  // A keychain call fails ("Secret Service: no result found") while the daemon has no
-  // default collection. Beside another suite, one daemon in some ten never got one, even
-  // after 15 s (cause not found yet): wait for it, and say so plainly when it never comes.
+  // The daemon is started but may not yet own its name nor have its default collection, and
+  // a keychain call fails until it has ("Secret Service: no result found"): wait for both.
   const deadline = Date.now() + 15_000;
   while (defaultCollection(env) === null) {
     if (Date.now() > deadline) {
