@@ -63,7 +63,7 @@ export default tseslint.config(
               message: 'The engine never imports the simulator.',
             },
             {
-              group: ['**/renderer/**', '**/electron/**', '**/cli/**', '**/headless/**'],
+              group: ['**/renderer/**', '**/hosts/**'],
               message: 'The engine imports no host or renderer code.',
             },
           ],
@@ -74,7 +74,7 @@ export default tseslint.config(
   {
     // An ES module import of node:http runs its lazy getters and loads undici, http2 and
     // assert (about 14 MB for good in `run`): engine and CLI take it from node-http.ts.
-    files: ['main/engine/**', 'main/cli/**'],
+    files: ['main/engine/**', 'main/hosts/cli/**'],
     ignores: ['main/engine/api/node-http.ts'],
     rules: {
       '@typescript-eslint/no-restricted-imports': [
@@ -159,7 +159,7 @@ export default tseslint.config(
     // Electron lives in the desktop shell and its preload only: the CLI, the headless host,
     // the simulator and the contract run without it.
     // (main/engine and contract/ forbid it in their own rules; simulator/ below.)
-    files: ['main/cli/**', 'main/headless/**', 'bin/**', 'bench/**'],
+    files: ['main/hosts/cli/**', 'main/hosts/headless/**', 'bin/**', 'bench/**'],
     rules: {
       'no-restricted-imports': [
         'error',
@@ -167,9 +167,9 @@ export default tseslint.config(
           patterns: [
             {
               // The package, not any path with an `electron` folder in it (bin/make-icons.ts
-              // reads the tray states from main/electron/tray-state.ts, which imports no Electron).
+              // reads the tray states from main/hosts/electron/tray-state.ts, which imports no Electron).
               regex: '^electron(/.*)?$',
-              message: 'Electron is imported only in main/electron/ and preload/.',
+              message: 'Electron is imported only in main/hosts/electron/ and preload/.',
             },
           ],
         },
@@ -179,7 +179,7 @@ export default tseslint.config(
   {
     // The shell reaches the window through the preload's named functions, never a raw
     // ipcRenderer; only the preload may touch it.
-    files: ['main/electron/**'],
+    files: ['main/hosts/electron/**'],
     rules: {
       'no-restricted-imports': [
         'error',

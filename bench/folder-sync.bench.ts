@@ -24,10 +24,10 @@ import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createApiClient } from '../main/engine/api/index.ts';
-import { Engine } from '../main/engine/engine.ts';
+import { Engine } from '../main/engine/core/engine.ts';
 import { folderSyncFeature } from '../main/engine/folder-sync/folder-sync-feature.ts';
 import { DEFAULT_UPLOAD_CONCURRENCY } from '../main/engine/folder-sync/upload-job.ts';
-import { DEFAULT_STABILITY_WINDOW_MS } from '../main/engine/folders/stability.ts';
+import { DEFAULT_STABILITY_WINDOW_MS } from '../main/engine/folder-parts/stability.ts';
 import { openStore } from '../main/engine/store/index.ts';
 import { percentile, report, type Figures } from './report.ts';
 
@@ -443,7 +443,7 @@ async function idle(work: string, count: number, buildDir: string | null): Promi
     const indexSeconds = seconds(performance.now() - indexStart);
     // Idle means settled: quiet (at most a tick of CPU per 2 s) for 10 s in a row, which
     // lets the engine finish what follows a burst of work (hasher threads stop after 2 s
-    // without work, memory is given back once the process is quiet: main/cli/idle-memory.ts).
+    // without work, memory is given back once the process is quiet: main/hosts/cli/idle-memory.ts).
     let quiet = procStat(pid);
     let streak = 0;
     for (let i = 0; i < 90 && streak < 5; i++) {

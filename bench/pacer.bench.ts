@@ -11,11 +11,11 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { createApiClient, RateGate, scaledClock } from '../main/engine/api/index.ts';
-import { Engine } from '../main/engine/engine.ts';
+import { Engine } from '../main/engine/core/engine.ts';
 import { folderSyncFeature } from '../main/engine/folder-sync/folder-sync-feature.ts';
-import { DEFAULT_STABILITY_WINDOW_MS } from '../main/engine/folders/stability.ts';
+import { DEFAULT_STABILITY_WINDOW_MS } from '../main/engine/folder-parts/stability.ts';
 import { startSimulator } from '../simulator/index.ts';
-import { makePng } from '../test/folders/fixtures.ts';
+import { makePng } from '../test/folder-parts/fixtures.ts';
 import { report } from './report.ts';
 
 const KEY = 'sk-bench-pacer-0000000000';

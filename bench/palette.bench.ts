@@ -13,7 +13,7 @@ import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { AppRuntime } from '../main/engine/app/app-runtime.ts';
-import { startHeadlessHost } from '../main/headless/index.ts';
+import { startHeadlessHost } from '../main/hosts/headless/index.ts';
 import { migrations } from '../main/engine/store/migrations.ts';
 import { openStore, type LibraryItemInput, type Store } from '../main/engine/store/index.ts';
 import { ftsQuery } from '../main/engine/store/library-repo.ts';

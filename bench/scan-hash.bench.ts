@@ -10,10 +10,10 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import { HasherPool } from '../main/engine/folders/file-hasher.ts';
-import { IgnoreRulesRegistry } from '../main/engine/folders/ignore-rules.ts';
-import { PathNormaliser } from '../main/engine/folders/path-normalise.ts';
-import { scanRoot } from '../main/engine/folders/scanner.ts';
+import { HasherPool } from '../main/engine/folder-parts/file-hasher.ts';
+import { IgnoreRulesRegistry } from '../main/engine/folder-parts/ignore-rules.ts';
+import { PathNormaliser } from '../main/engine/folder-parts/path-normalise.ts';
+import { scanRoot } from '../main/engine/folder-parts/scanner.ts';
 import { percentile, report } from './report.ts';
 
 const BRANDS = 10;

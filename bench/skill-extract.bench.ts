@@ -11,7 +11,7 @@ import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { fileURLToPath } from 'node:url';
 import { ZipFile } from 'yazl';
-import { installSkillArchive } from '../main/engine/exports/skill-install.ts';
+import { installSkillArchive } from '../main/engine/export-parts/skill-install.ts';
 import { percentile, report } from './report.ts';
 
 const FILES = 2000;

@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { DEFAULT_STABILITY_WINDOW_MS } from '../main/engine/folders/stability.ts';
+import { DEFAULT_STABILITY_WINDOW_MS } from '../main/engine/folder-parts/stability.ts';
 import { percentile, report } from './report.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));

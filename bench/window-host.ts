@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Browser } from '@playwright/test';
 import { AppRuntime } from '../main/engine/app/app-runtime.ts';
-import { startHeadlessHost, type HeadlessHost } from '../main/headless/index.ts';
+import { startHeadlessHost, type HeadlessHost } from '../main/hosts/headless/index.ts';
 import { startSimulator, type Simulator } from '../simulator/index.ts';
 import { chromiumPath, launchChromium } from '../test/support/chromium.ts';
 

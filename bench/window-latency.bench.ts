@@ -5,7 +5,7 @@
 // the file's row reading uploaded (a MutationObserver in the page). Both clocks are this
 // machine's. Also: the same for a burst of files dropped together (the first row and the last).
 // The engine, the headless host and the simulator run in this process, as `brand-sync serve`.
-import { makePng } from '../test/folders/fixtures.ts';
+import { makePng } from '../test/folder-parts/fixtures.ts';
 import { percentile, report } from './report.ts';
 import { startWindowBench } from './window-host.ts';
 

@@ -16,7 +16,7 @@ if (major < 22 || (major === 22 && minor < 12)) {
 //   was freed in each: MALLOC_ARENA_MAX=1 keeps it to one heap, some 7 MB less after a scan of
 //   10,000 files and 20 MB after 100,000 (bench/folder-sync.bench.ts, idle);
 // - V8's memory reducer never sees an idle process (it waits for a garbage collection that
-//   never comes) and, once main/cli/idle-memory.ts has collected, runs two more full
+//   never comes) and, once main/hosts/cli/idle-memory.ts has collected, runs two more full
 //   collections that free nothing more: --no-memory-reducer (idle-memory.ts does its job).
 const TUNED = '--no-memory-reducer';
 if (

@@ -6,7 +6,7 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { chromium } from '@playwright/test';
-import { TRAY_KINDS, trayIconPath, type TrayKind } from '../main/electron/tray-state.ts';
+import { TRAY_KINDS, trayIconPath, type TrayKind } from '../main/hosts/electron/tray-state.ts';
 
 const SIZES = [16, 24, 32, 48, 64, 128, 256, 512, 1024];
 const MARK = `

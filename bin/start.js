@@ -31,7 +31,7 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
       : [path.join(project, 'bin', 'brand-sync.js'), 'demo', '--open', ...process.argv.slice(2)];
   if (args === null) {
     process.stderr.write('Building and starting the desktop app…\n');
-    // The shell runs compiled (dist/main/electron/main.js, the preload bundle): build first.
+    // The shell runs compiled (dist/main/hosts/electron/main.js, the preload bundle): build first.
     const built = spawnSync(
       process.execPath,
       [path.join(project, 'bin', 'verified-build.js'), 'build', path.join(project, 'dist')],

@@ -28,11 +28,11 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 export const PROJECT = fileURLToPath(new URL('..', import.meta.url));
 export const STAMP_FILE = 'build-stamp.json';
 export const BUILD_DIR_ENV = 'BRAND_SYNC_BUILD_DIR';
-const SOURCE_ENTRY = 'main/cli/main.ts';
+const SOURCE_ENTRY = 'main/hosts/cli/main.ts';
 const BUILD_ENTRY = 'cli/brand-sync.js';
 // Worker threads are entries of their own, written beside the CLI: file-hasher.ts starts its
 // worker from `./hash-worker.js` next to itself.
-const WORKER_ENTRIES = { 'hash-worker': 'main/engine/folders/hash-worker.ts' };
+const WORKER_ENTRIES = { 'hash-worker': 'main/engine/folder-parts/hash-worker.ts' };
 // Native modules stay outside the bundle (their binaries are found beside their package), and
 // so does what only the simulator needs.
 const EXTERNAL = [/^node:/, 'better-sqlite3', '@napi-rs/keyring', 'fastify', '@fastify/multipart'];

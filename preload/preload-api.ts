@@ -13,7 +13,7 @@ export type PreloadApi = Readonly<
   }
 >;
 
-/** The IPC channel of `startDrag` (main/electron/native-drag.ts answers it). */
+/** The IPC channel of `startDrag` (main/hosts/electron/native-drag.ts answers it). */
 export const DRAG_CHANNEL = 'drag:start';
 
 /** What this needs of Electron's `ipcRenderer` (a fake in tests). */

@@ -13,7 +13,7 @@ import {
   type BrandCreationInput,
   type BrandCreationResult,
 } from '../../main/engine/brands/index.ts';
-import type { Engine } from '../../main/engine/engine.ts';
+import type { Engine } from '../../main/engine/core/engine.ts';
 import { runJobNow, type JobRunOutcome } from '../../main/engine/queue/index.ts';
 import { createBrandKind } from '../../main/engine/brands/index.ts';
 import { startHarness, until, type Harness } from './harness.ts';

@@ -4,7 +4,7 @@
 // running: the follow goes on until the brand settles.
 import { afterEach, describe, expect, test } from 'vitest';
 import { brandFollowFeature } from '../../main/engine/brands/follow-brand.ts';
-import type { EngineEvents } from '../../main/engine/engine-events.ts';
+import type { EngineEvents } from '../../main/engine/core/engine-events.ts';
 import { startHarness, until, type Harness } from './harness.ts';
 
 let h: Harness | undefined;

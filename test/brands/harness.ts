@@ -6,7 +6,7 @@ import { RateGate } from '../../main/engine/api/index.ts';
 import type { ApiClient } from '../../main/engine/api/index.ts';
 import { brandCreationFeature } from '../../main/engine/brands/index.ts';
 import { brandEditsFeature } from '../../main/engine/edits/index.ts';
-import type { Engine, FeatureFactory } from '../../main/engine/engine.ts';
+import type { Engine, FeatureFactory } from '../../main/engine/core/engine.ts';
 import { exportSyncFeature } from '../../main/engine/export-sync/index.ts';
 import { startEngineHarness } from '../support/engine-harness.ts';
 

@@ -8,7 +8,7 @@ import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { CHANNEL_NAMES } from '../../contract/channel-names.ts';
-import { Sessions, ONE_TIME_CODE_MS, jsonTooDeep } from '../../main/headless/security.ts';
+import { Sessions, ONE_TIME_CODE_MS, jsonTooDeep } from '../../main/hosts/headless/security.ts';
 import { AppRuntime } from '../../main/engine/app/app-runtime.ts';
 import { settingsDoc, updateSettings } from '../../main/engine/app/settings.ts';
 import { KEY, memoryKeyStore, rawRequest, startBridge, until, type Bridge } from './harness.ts';

@@ -7,10 +7,10 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import type { BridgeEvent } from '../../contract/index.ts';
 import { feedEvents } from '../../main/engine/app/event-feed.ts';
 import { EventJournal } from '../../main/engine/app/event-journal.ts';
-import type { Engine } from '../../main/engine/engine.ts';
+import type { Engine } from '../../main/engine/core/engine.ts';
 import { folderSyncFeature } from '../../main/engine/folder-sync/folder-sync-feature.ts';
 import { defaultTestFeatures, startHarness, type Harness } from '../brands/harness.ts';
-import { makePng } from '../folders/fixtures.ts';
+import { makePng } from '../folder-parts/fixtures.ts';
 
 let h: Harness;
 beforeAll(async () => {
@@ -102,7 +102,7 @@ test('the feed imports no feature’s job kinds', async () => {
   const imports = [...source.matchAll(/from '([^']+)'/g)].map((m) => m[1]);
   expect(imports.sort()).toEqual([
     '../../../contract/index.ts',
-    '../engine.ts',
+    '../core/engine.ts',
     '../queue/queue-events.ts',
     '../store/index.ts',
     './event-journal.ts',

@@ -6,7 +6,7 @@ import { request } from 'node:http';
 import path from 'node:path';
 import type { ChannelName, Input, NumberedEvent } from '../../contract/index.ts';
 import { AppRuntime, type KeyStore } from '../../main/engine/app/app-runtime.ts';
-import { startHeadlessHost, type HeadlessHost } from '../../main/headless/index.ts';
+import { startHeadlessHost, type HeadlessHost } from '../../main/hosts/headless/index.ts';
 import type { Simulator, SimulatorOptions } from '../../simulator/index.ts';
 import { startEngineHarness } from '../support/engine-harness.ts';
 

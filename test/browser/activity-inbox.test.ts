@@ -8,7 +8,7 @@ import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { describe, expect, test } from 'vitest';
 import type { Bridge } from '../bridge/harness.ts';
-import { makePng } from '../folders/fixtures.ts';
+import { makePng } from '../folder-parts/fixtures.ts';
 import {
   brandId,
   chromiumMissing,

@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Browser } from '@playwright/test';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { makePng } from '../folders/fixtures.ts';
+import { makePng } from '../folder-parts/fixtures.ts';
 import { chromiumMissing, launchChromium } from '../support/chromium.ts';
 import { startCli } from '../support/run-cli.ts';
 

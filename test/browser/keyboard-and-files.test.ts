@@ -7,7 +7,7 @@ import { access, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { describe, expect, test } from 'vitest';
-import { makePng } from '../folders/fixtures.ts';
+import { makePng } from '../folder-parts/fixtures.ts';
 import {
   brandId,
   chromiumMissing,

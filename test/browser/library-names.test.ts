@@ -8,7 +8,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Locator, Page } from '@playwright/test';
 import { describe, expect, test } from 'vitest';
-import { makePng } from '../folders/fixtures.ts';
+import { makePng } from '../folder-parts/fixtures.ts';
 import { brandId, chromiumMissing, expectAccessible, openWindow } from './window-harness.ts';
 
 /** The few DOM names the in-page checks use (this file is typed for Node, without the DOM). */

@@ -8,7 +8,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { KEY } from '../bridge/harness.ts';
-import { makePng } from '../folders/fixtures.ts';
+import { makePng } from '../folder-parts/fixtures.ts';
 import { brandId, chromiumMissing, expectAccessible, openWindow } from './window-harness.ts';
 import type { Page } from '@playwright/test';
 

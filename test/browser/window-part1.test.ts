@@ -8,7 +8,7 @@ import { appendFile, mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { KEY } from '../bridge/harness.ts';
-import { makePng } from '../folders/fixtures.ts';
+import { makePng } from '../folder-parts/fixtures.ts';
 import {
   brandId,
   chromiumMissing,

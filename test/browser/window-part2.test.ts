@@ -9,10 +9,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { AppRuntime } from '../../main/engine/app/app-runtime.ts';
-import { startHeadlessHost } from '../../main/headless/index.ts';
+import { startHeadlessHost } from '../../main/hosts/headless/index.ts';
 import { startSimulator } from '../../simulator/index.ts';
 import { KEY, memoryKeyStore, RENDERER } from '../bridge/harness.ts';
-import { makePng } from '../folders/fixtures.ts';
+import { makePng } from '../folder-parts/fixtures.ts';
 import { launchChromium } from '../support/chromium.ts';
 import {
   brandId,

@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { build, entryToRun } from '../../bin/verified-build.js';
-import { makeGif, makePng } from '../folders/fixtures.ts';
+import { makeGif, makePng } from '../folder-parts/fixtures.ts';
 import { sha256, waitFor } from '../folder-sync/harness.ts';
 import { useCliFixture } from '../support/cli-fixture.ts';
 import { runCli, whileRunning } from '../support/run-cli.ts';

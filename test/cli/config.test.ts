@@ -1,8 +1,8 @@
 // Settings of the command line: options beat the environment, which beats the per-OS
 // defaults (data dir and sync root).
 import { expect, test } from 'vitest';
-import { resolveConfig, credentialsFrom } from '../../main/cli/context.ts';
-import { defaultDataDir, defaultSyncRoot } from '../../main/engine/paths.ts';
+import { resolveConfig, credentialsFrom } from '../../main/hosts/cli/context.ts';
+import { defaultDataDir, defaultSyncRoot } from '../../main/engine/core/paths.ts';
 
 test('default data dir and sync root per OS', () => {
   const linux = { platform: 'linux' as const, home: '/home/ada', env: {} };

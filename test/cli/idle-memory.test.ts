@@ -1,7 +1,7 @@
 // The run host gives memory back once a burst of work is over: one release per burst, only
 // when the heap grew enough, caches let go of first. Driven sample by sample, no clock.
 import { expect, test } from 'vitest';
-import { IdleMemoryRelease, memoryReducingCollection } from '../../main/cli/idle-memory.ts';
+import { IdleMemoryRelease, memoryReducingCollection } from '../../main/hosts/cli/idle-memory.ts';
 
 const MB = 1024 * 1024;
 

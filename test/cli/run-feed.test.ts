@@ -4,7 +4,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test } from 'vitest';
-import { makeGif, makePng } from '../folders/fixtures.ts';
+import { makeGif, makePng } from '../folder-parts/fixtures.ts';
 import { waitFor } from '../folder-sync/harness.ts';
 import { useCliFixture } from '../support/cli-fixture.ts';
 import { runCli, whileRunning } from '../support/run-cli.ts';

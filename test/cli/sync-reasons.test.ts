@@ -4,7 +4,7 @@
 // installed, and nothing says "interrupted" or "unreachable": nobody interrupted it.
 import path from 'node:path';
 import { expect, test } from 'vitest';
-import { readInstalledSkill } from '../../main/engine/exports/skill-install.ts';
+import { readInstalledSkill } from '../../main/engine/export-parts/skill-install.ts';
 import { createApiClient, RateGate } from '../../main/engine/api/index.ts';
 import { useCliFixture } from '../support/cli-fixture.ts';
 import { runCli, startCli } from '../support/run-cli.ts';

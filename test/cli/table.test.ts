@@ -2,7 +2,7 @@
 // none, so columns line up whatever script a brand's name is written in.
 import stringWidth from 'string-width';
 import { expect, test } from 'vitest';
-import { fields, table } from '../../main/cli/output.ts';
+import { fields, table } from '../../main/hosts/cli/output.ts';
 
 test('columns line up for wide, emoji and combining names', () => {
   const lines = table(

@@ -33,13 +33,13 @@ beforeEach(async () => {
   project = path.join(work, 'project');
   await put('tsconfig.json', '{}');
   await put('tsconfig.build.json', '{}');
-  await put('main/cli/main.ts', 'export {};\n');
+  await put('main/hosts/cli/main.ts', 'export {};\n');
   await put('simulator/index.ts', 'export {};\n');
 });
 afterEach(() => rm(work, { recursive: true, force: true }));
 
 describe('without BRAND_SYNC_BUILD_DIR', () => {
-  const sources = () => pathToFileURL(path.join(project, 'main/cli/main.ts')).href;
+  const sources = () => pathToFileURL(path.join(project, 'main/hosts/cli/main.ts')).href;
   const dist = () => pathToFileURL(path.join(project, 'dist/cli/brand-sync.js')).href;
 
   test('no build: the sources run', () => {
@@ -86,7 +86,7 @@ describe('BRAND_SYNC_BUILD_DIR names the build that must run', () => {
   test('a stale build is refused, saying so', async () => {
     const dir = path.join(work, 'build');
     await fakeBuild(dir);
-    await put('main/cli/main.ts', 'export const edited = true;\n');
+    await put('main/hosts/cli/main.ts', 'export const edited = true;\n');
     const entry = entryToRun({ BRAND_SYNC_BUILD_DIR: dir }, project);
     expect(entry.error).toMatch(/BRAND_SYNC_BUILD_DIR: .* was built from other sources .*stale/);
   });
@@ -135,14 +135,14 @@ async function compilable(): Promise<void> {
 
 test('build compiles and bundles into a folder outside the project, stamps it, and it runs', async () => {
   await compilable();
-  await put('main/cli/greeting.ts', "export const greeting: string = 'from the build';\n");
+  await put('main/hosts/cli/greeting.ts', "export const greeting: string = 'from the build';\n");
   // The worker is found beside the module that starts it, as file-hasher.ts finds its own.
   await put(
-    'main/engine/folders/hash-worker.ts',
+    'main/engine/folder-parts/hash-worker.ts',
     "import { parentPort } from 'node:worker_threads';\nparentPort?.postMessage('and its worker');\n",
   );
   await put(
-    'main/cli/main.ts',
+    'main/hosts/cli/main.ts',
     [
       "import { Worker } from 'node:worker_threads';",
       "import { greeting } from './greeting.ts';",

@@ -61,7 +61,7 @@ function svelteComments(text: string): { pos: number; text: string }[] {
 /**
  * The folders a path in `file`'s comments is read from: the citing file's folder and every
  * folder above it up to the repository's root (`views/brand-lookup.ts` in a comment of
- * main/engine/folders is main/engine/views/brand-lookup.ts).
+ * main/engine/folder-parts is main/engine/views/brand-lookup.ts).
  */
 function bases(file: string): string[] {
   const out: string[] = [];

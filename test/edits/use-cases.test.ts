@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { runCli } from '../../main/cli/program.ts';
+import { runCli } from '../../main/hosts/cli/program.ts';
 import {
   answerEdit,
   applyEditAndBringSkill,

@@ -3,7 +3,7 @@
 // are there everywhere (macOS needs Edit for its copy and paste shortcuts).
 import type { MenuItemConstructorOptions } from 'electron';
 import { expect, test } from 'vitest';
-import { appMenuTemplate, DEVELOPER_ROLES } from '../../main/electron/app-menu.ts';
+import { appMenuTemplate, DEVELOPER_ROLES } from '../../main/hosts/electron/app-menu.ts';
 
 function roles(items: readonly MenuItemConstructorOptions[]): string[] {
   return items.flatMap((item) => [

@@ -12,10 +12,10 @@ import {
   createAppProtocolHandler,
   isAppPageUrl,
   isAppUrl,
-} from '../../main/electron/app-protocol.ts';
+} from '../../main/hosts/electron/app-protocol.ts';
 import { resolveInside } from '../../main/engine/views/safe-path.ts';
 import { mimeTypeOf } from '../../main/engine/views/skill-view.ts';
-import { CONTENT_SECURITY_POLICY } from '../../main/headless/security.ts';
+import { CONTENT_SECURITY_POLICY } from '../../main/hosts/headless/security.ts';
 
 let dir: string;
 let pipe: string;

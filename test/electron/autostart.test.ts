@@ -10,8 +10,8 @@ import {
   DESKTOP_FILE,
   linuxAutostartEnabled,
   setLinuxAutostart,
-} from '../../main/electron/autostart.ts';
-import { loginItemFor } from '../../main/electron/login-item.ts';
+} from '../../main/hosts/electron/autostart.ts';
+import { loginItemFor } from '../../main/hosts/electron/login-item.ts';
 
 let dir: string;
 let env: NodeJS.ProcessEnv;

@@ -11,7 +11,7 @@ import { _electron as electron } from '@playwright/test';
 import { describe, expect, test } from 'vitest';
 import { desktopUnavailable } from '../../bin/start.js';
 import { startSimulator } from '../../simulator/index.ts';
-import { makePng } from '../folders/fixtures.ts';
+import { makePng } from '../folder-parts/fixtures.ts';
 
 const why: string | null = desktopUnavailable();
 

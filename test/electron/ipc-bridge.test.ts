@@ -9,7 +9,7 @@ import {
   senderAllowed,
   type FrameLike,
   type IpcEventLike,
-} from '../../main/electron/ipc-bridge.ts';
+} from '../../main/hosts/electron/ipc-bridge.ts';
 import { createHandlers } from '../../main/engine/app/bridge-handlers.ts';
 import { dispatch } from '../../main/engine/app/bridge-dispatch.ts';
 import { KEY, startBridge, type Bridge } from '../bridge/harness.ts';

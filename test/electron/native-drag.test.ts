@@ -12,7 +12,7 @@ import type { AppRuntime } from '../../main/engine/app/app-runtime.ts';
 import { fileFor } from '../../main/engine/app/file-access.ts';
 import { mediaFile } from '../../main/engine/app/media.ts';
 import { libraryItemName } from '../../main/engine/views/library-item-name.ts';
-import type { FrameLike } from '../../main/electron/ipc-bridge.ts';
+import type { FrameLike } from '../../main/hosts/electron/ipc-bridge.ts';
 import {
   DRAG_CHANNEL,
   DRAG_DIR,
@@ -20,7 +20,7 @@ import {
   registerNativeDrag,
   type DragEventLike,
   type NativeDragOptions,
-} from '../../main/electron/native-drag.ts';
+} from '../../main/hosts/electron/native-drag.ts';
 import { startBridge, until, type Bridge } from '../bridge/harness.ts';
 
 type Listener = (event: DragEventLike, input: unknown) => Promise<unknown>;

@@ -6,13 +6,18 @@ import {
   createNotifier,
   NOTIFY_EVERY_MS,
   type ShownNotification,
-} from '../../main/electron/os-notifications.ts';
-import { TRAY_KINDS, trayIconPath, trayMenu, trayState } from '../../main/electron/tray-state.ts';
+} from '../../main/hosts/electron/os-notifications.ts';
+import {
+  TRAY_KINDS,
+  trayIconPath,
+  trayMenu,
+  trayState,
+} from '../../main/hosts/electron/tray-state.ts';
 import {
   boundsOnScreen,
   loadWindowState,
   saveWindowState,
-} from '../../main/electron/window-state.ts';
+} from '../../main/hosts/electron/window-state.ts';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';

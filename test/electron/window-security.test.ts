@@ -8,7 +8,7 @@ import {
   hardenWebContents,
   secureWebPreferences,
   type WebContentsLike,
-} from '../../main/electron/window-security.ts';
+} from '../../main/hosts/electron/window-security.ts';
 
 test('webPreferences: isolated, sandboxed, no Node, web security on, nothing experimental', () => {
   const prefs = secureWebPreferences('/app/preload.cjs', { packaged: true });

@@ -6,9 +6,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { refreshAccountKind } from '../../main/engine/account-refresh.ts';
+import { refreshAccountKind } from '../../main/engine/account/account-refresh.ts';
 import { createApiClient, RateGate } from '../../main/engine/api/index.ts';
-import { Engine } from '../../main/engine/engine.ts';
+import { Engine } from '../../main/engine/core/engine.ts';
 import { runJobNow } from '../../main/engine/queue/run-job-now.ts';
 import { creditDocs } from '../../main/engine/views/app-status.ts';
 

@@ -8,8 +8,8 @@ import path from 'node:path';
 import { afterEach, beforeEach, expect, test, vi } from 'vitest';
 import { startSimulator, type Simulator } from '../../simulator/index.ts';
 import { createApiClient } from '../../main/engine/api/index.ts';
-import { brandRefreshIntervalSetting, Engine } from '../../main/engine/engine.ts';
-import { defaultFeatures } from '../../main/engine/features.ts';
+import { brandRefreshIntervalSetting, Engine } from '../../main/engine/core/engine.ts';
+import { defaultFeatures } from '../../main/engine/core/features.ts';
 import { SCAN_KIND } from '../../main/engine/folder-sync/file-keys.ts';
 
 let sim: Simulator;

@@ -6,8 +6,8 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { startSimulator, type Simulator } from '../../simulator/index.ts';
 import { createApiClient } from '../../main/engine/api/index.ts';
-import { Engine } from '../../main/engine/engine.ts';
-import { MARKER_FILE } from '../../main/engine/folders/folder-layout.ts';
+import { Engine } from '../../main/engine/core/engine.ts';
+import { MARKER_FILE } from '../../main/engine/folder-parts/folder-layout.ts';
 
 let sim: Simulator;
 let dir: string;

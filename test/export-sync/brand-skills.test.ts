@@ -4,8 +4,8 @@
 import { readFile, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { readInstalledSkill } from '../../main/engine/exports/skill-install.ts';
-import { MARKER_FILE } from '../../main/engine/folders/folder-layout.ts';
+import { readInstalledSkill } from '../../main/engine/export-parts/skill-install.ts';
+import { MARKER_FILE } from '../../main/engine/folder-parts/folder-layout.ts';
 import {
   addBetaSkill,
   BetaSkillInputError,
@@ -15,7 +15,7 @@ import {
   showBetaSkill,
 } from '../../main/engine/brand-skills/index.ts';
 import { isApiError } from '../../main/engine/api/index.ts';
-import { skillTreeFiles } from '../exports/skill-fixtures.ts';
+import { skillTreeFiles } from '../export-parts/skill-fixtures.ts';
 import { downloads, leftoverDownloads, requests, startHarness, type Harness } from './harness.ts';
 import { zipFiles } from './zip-files.ts';
 

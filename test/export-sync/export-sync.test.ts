@@ -4,18 +4,18 @@
 import { mkdir, readFile, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { readInstalledSkill } from '../../main/engine/exports/skill-install.ts';
-import { listSkillVersions } from '../../main/engine/exports/skill-versions.ts';
+import { readInstalledSkill } from '../../main/engine/export-parts/skill-install.ts';
+import { listSkillVersions } from '../../main/engine/export-parts/skill-versions.ts';
 import {
   exportNextCheckSetting,
   exportSyncKey,
   exportSyncKind,
   skillKeepVersionsSetting,
 } from '../../main/engine/export-sync/index.ts';
-import { refreshBrandsKind } from '../../main/engine/brand-refresh.ts';
+import { refreshBrandsKind } from '../../main/engine/brands/brand-refresh.ts';
 import { runJobNow } from '../../main/engine/queue/index.ts';
 import { png } from '../api/helpers.ts';
-import { skillTreeFiles } from '../exports/skill-fixtures.ts';
+import { skillTreeFiles } from '../export-parts/skill-fixtures.ts';
 import { downloads, leftoverDownloads, requests, startHarness, type Harness } from './harness.ts';
 import { zipFiles } from './zip-files.ts';
 

@@ -7,7 +7,7 @@ import type { Simulator, SimulatorOptions } from '../../simulator/index.ts';
 import { RateGate } from '../../main/engine/api/index.ts';
 import type { ApiClient, Clock } from '../../main/engine/api/index.ts';
 import { abortedError } from '../../main/engine/api/clock.ts';
-import type { Engine, FeatureFactory } from '../../main/engine/engine.ts';
+import type { Engine, FeatureFactory } from '../../main/engine/core/engine.ts';
 import { exportSyncFeature } from '../../main/engine/export-sync/index.ts';
 import type { ExportSyncOptions } from '../../main/engine/export-sync/index.ts';
 import { brandSkillsFeature } from '../../main/engine/brand-skills/index.ts';

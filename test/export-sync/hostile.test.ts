@@ -4,10 +4,10 @@
 import { readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, expect, test } from 'vitest';
-import { readInstalledSkill } from '../../main/engine/exports/skill-install.ts';
+import { readInstalledSkill } from '../../main/engine/export-parts/skill-install.ts';
 import { png } from '../api/helpers.ts';
-import { buildZip, MODE_SYMLINK } from '../exports/raw-zip.ts';
-import { snapshotTree } from '../exports/skill-fixtures.ts';
+import { buildZip, MODE_SYMLINK } from '../export-parts/raw-zip.ts';
+import { snapshotTree } from '../export-parts/skill-fixtures.ts';
 import { leftoverDownloads, startHarness, type Harness } from './harness.ts';
 import { startHostileProxy, type HostileProxy } from './hostile-proxy.ts';
 

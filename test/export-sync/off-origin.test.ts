@@ -6,7 +6,7 @@
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, expect, test } from 'vitest';
-import { readInstalledSkill } from '../../main/engine/exports/skill-install.ts';
+import { readInstalledSkill } from '../../main/engine/export-parts/skill-install.ts';
 import path from 'node:path';
 import { startHarness, type Harness } from './harness.ts';
 

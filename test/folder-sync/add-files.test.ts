@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { addFileToFolder } from '../../main/engine/folder-sync/add-files.ts';
-import { makePng } from '../folders/fixtures.ts';
+import { makePng } from '../folder-parts/fixtures.ts';
 
 describe('addFileToFolder', () => {
   let dir: string;

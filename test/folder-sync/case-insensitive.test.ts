@@ -6,8 +6,8 @@
 import { readdir, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
-import { PathNormaliser } from '../../main/engine/folders/path-normalise.ts';
-import { makePng } from '../folders/fixtures.ts';
+import { PathNormaliser } from '../../main/engine/folder-parts/path-normalise.ts';
+import { makePng } from '../folder-parts/fixtures.ts';
 import {
   caseInsensitiveDiskMissing,
   mountCaseInsensitiveDisk,

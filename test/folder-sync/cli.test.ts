@@ -5,7 +5,7 @@ import path from 'node:path';
 import { expect, test } from 'vitest';
 import { useCliFixture } from '../support/cli-fixture.ts';
 import { runCli, whileRunning } from '../support/run-cli.ts';
-import { makeGif, makePng } from '../folders/fixtures.ts';
+import { makeGif, makePng } from '../folder-parts/fixtures.ts';
 import { sha256, waitFor } from './harness.ts';
 
 const KEY = 'sk-folder-cli-0123456789';

@@ -5,14 +5,14 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Simulator, SimulatorOptions } from '../../simulator/index.ts';
 import type { ApiClientOptions } from '../../main/engine/api/index.ts';
-import type { Engine } from '../../main/engine/engine.ts';
+import type { Engine } from '../../main/engine/core/engine.ts';
 import {
   FolderSync,
   folderSyncFeature,
   type FolderSyncOptions,
 } from '../../main/engine/folder-sync/folder-sync-feature.ts';
 import type { LocalFile } from '../../main/engine/store/index.ts';
-import type { SyncReport } from '../../main/engine/sync-pass.ts';
+import type { SyncReport } from '../../main/engine/core/sync-pass.ts';
 import { startEngineHarness } from '../support/engine-harness.ts';
 
 export interface Harness {

@@ -10,7 +10,7 @@ import { startSimulator, type Simulator } from '../../simulator/index.ts';
 import { openStore } from '../../main/engine/store/index.ts';
 import { DEFAULT_UPLOAD_CONCURRENCY } from '../../main/engine/folder-sync/upload-job.ts';
 import { BIN, runCli } from '../support/run-cli.ts';
-import { makePng } from '../folders/fixtures.ts';
+import { makePng } from '../folder-parts/fixtures.ts';
 import { sha256 } from './harness.ts';
 import { prng } from '../support/crash-child.ts';
 

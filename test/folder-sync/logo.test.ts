@@ -4,7 +4,7 @@
 import { mkdir, rename, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, expect, test } from 'vitest';
-import { makeGif, makePng, makeSvg } from '../folders/fixtures.ts';
+import { makeGif, makePng, makeSvg } from '../folder-parts/fixtures.ts';
 import { folderSection, harness, waitFor, type Harness } from './harness.ts';
 
 const LOGO = 'PUT /v1/brands/{id}/logo/file';

@@ -5,7 +5,7 @@ import { writeFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { makeJpeg, makePng, makePngOfSize } from '../folders/fixtures.ts';
+import { makeJpeg, makePng, makePngOfSize } from '../folder-parts/fixtures.ts';
 import { folderSection, harness, sha256, waitFor, type Harness } from './harness.ts';
 
 const UPLOAD = 'POST /v1/images/uploads/file';

@@ -10,7 +10,7 @@ import {
   makePngOfSize,
   makeSvg,
   makeWebp,
-} from '../folders/fixtures.ts';
+} from '../folder-parts/fixtures.ts';
 import { folderSection, harness, sha256, type Harness } from './harness.ts';
 
 let h: Harness;

@@ -9,7 +9,7 @@ import { afterEach, beforeEach, expect, test } from 'vitest';
 import { startSimulator, type Simulator } from '../../simulator/index.ts';
 import { openStore } from '../../main/engine/store/index.ts';
 import { BIN } from '../support/run-cli.ts';
-import { makePng } from '../folders/fixtures.ts';
+import { makePng } from '../folder-parts/fixtures.ts';
 import { sha256 } from './harness.ts';
 
 const KEY = 'sk-unreadable-0123456789';

@@ -4,7 +4,7 @@
 import { open, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { makePng, makePngOfSize } from '../folders/fixtures.ts';
+import { makePng, makePngOfSize } from '../folder-parts/fixtures.ts';
 import { harness, sha256, waitFor, type Harness } from './harness.ts';
 
 let h: Harness;

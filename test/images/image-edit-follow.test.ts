@@ -4,8 +4,8 @@
 // the result's Library refreshed and its cost in Activity; offline, refused before anything is
 // sent; after a restart, a running edit is followed again.
 import { afterEach, describe, expect, test } from 'vitest';
-import type { EngineEvents } from '../../main/engine/engine-events.ts';
-import type { Engine } from '../../main/engine/engine.ts';
+import type { EngineEvents } from '../../main/engine/core/engine-events.ts';
+import type { Engine } from '../../main/engine/core/engine.ts';
 import {
   IMAGE_EDIT_DONE,
   IMAGE_EDIT_FAILED,

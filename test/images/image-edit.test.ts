@@ -10,7 +10,7 @@ import {
   startImageEdit,
   type ImageEditRequest,
 } from '../../main/engine/images/index.ts';
-import type { Engine } from '../../main/engine/engine.ts';
+import type { Engine } from '../../main/engine/core/engine.ts';
 import { startHarness, type Harness } from '../brands/harness.ts';
 
 let h: Harness;

@@ -6,8 +6,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { Engine } from '../../main/engine/engine.ts';
-import type { SyncReport } from '../../main/engine/sync-pass.ts';
+import { Engine } from '../../main/engine/core/engine.ts';
+import type { SyncReport } from '../../main/engine/core/sync-pass.ts';
 import {
   libraryFeatureWith,
   librarySync,
@@ -15,7 +15,7 @@ import {
 } from '../../main/engine/library/index.ts';
 import type { LibraryReport } from '../../main/engine/library/index.ts';
 import { libraryFullPassIntervalSetting } from '../../main/engine/store/index.ts';
-import type { FeatureFactory } from '../../main/engine/engine.ts';
+import type { FeatureFactory } from '../../main/engine/core/engine.ts';
 import { libraryRequests, libraryRoute, startSimHarness } from './sim-harness.ts';
 import type { SimHarness } from './sim-harness.ts';
 

@@ -19,30 +19,30 @@ describe('layer rules', () => {
   test.each([
     ['main/engine/x.ts', "import { app } from 'electron';"],
     ['main/engine/sub/x.ts', "import { startSimulator } from '../../../simulator/index.ts';"],
-    ['main/engine/x.ts', "import { runCli } from '../cli/program.ts';"],
-    ['simulator/x.ts', "import { Engine } from '../main/engine/engine.ts';"],
-    ['contract/x.ts', "import { Engine } from '../main/engine/engine.ts';"],
-    ['renderer/src/x.ts', "import { Engine } from '../../main/engine/engine.ts';"],
+    ['main/engine/x.ts', "import { runCli } from '../hosts/cli/program.ts';"],
+    ['simulator/x.ts', "import { Engine } from '../main/engine/core/engine.ts';"],
+    ['contract/x.ts', "import { Engine } from '../main/engine/core/engine.ts';"],
+    ['renderer/src/x.ts', "import { Engine } from '../../main/engine/core/engine.ts';"],
     ['renderer/src/x.ts', "import fs from 'node:fs';"],
     ['contract/x.ts', "import fs from 'node:fs';"],
     ['contract/x.ts', "import Fastify from 'fastify';"],
     ['renderer/src/state/x.ts', "export const answer = fetch('/api/status');"],
     ['renderer/src/components/x.ts', "export const events = new EventSource('/api/events');"],
-    ['main/headless/x.ts', "import { app } from 'electron';"],
+    ['main/hosts/headless/x.ts', "import { app } from 'electron';"],
     [
       'renderer/src/lib/x.ts',
       "import { channels } from '../../../contract/index.ts';\nexport const c = channels;",
     ],
-    ['main/cli/x.ts', "import { BrowserWindow } from 'electron';"],
+    ['main/hosts/cli/x.ts', "import { BrowserWindow } from 'electron';"],
     ['contract/x.ts', "import { ipcRenderer } from 'electron';"],
-    ['main/electron/x.ts', "import { ipcRenderer } from 'electron';"],
+    ['main/hosts/electron/x.ts', "import { ipcRenderer } from 'electron';"],
   ])('%s may not: %s', async (file, code) => {
     expect(await restricted(file, `${code}\n`)).toBe(true);
   });
 
   test.each([
     ['main/engine/x.ts', "import { z } from 'zod';"],
-    ['main/cli/x.ts', "import { startSimulator } from '../../simulator/index.ts';"],
+    ['main/hosts/cli/x.ts', "import { startSimulator } from '../../../simulator/index.ts';"],
     ['simulator/x.ts', "import Fastify from 'fastify';"],
     [
       'contract/x.ts',
@@ -50,7 +50,7 @@ describe('layer rules', () => {
     ],
     ['renderer/src/lib/bridge/x.ts', "export const answer = fetch('/api/status');"],
     [
-      'main/electron/x.ts',
+      'main/hosts/electron/x.ts',
       "import { app, ipcMain } from 'electron';\nexport const a = [app, ipcMain];",
     ],
     ['preload/x.ts', "import { ipcRenderer } from 'electron';\nexport const a = ipcRenderer;"],

@@ -29,6 +29,6 @@ test.each([
 test('one backoff formula (equal jitter) and one atomic write', () => {
   expect(where(/ceiling \/ 2/)).toEqual([path.normalize('main/engine/queue/backoff.ts')]);
   expect(where(/export async function writeFileAtomic/)).toEqual([
-    path.normalize('main/engine/exports/durable-fs.ts'),
+    path.normalize('main/engine/export-parts/durable-fs.ts'),
   ]);
 });

@@ -6,7 +6,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { writeManifest } from '../../main/engine/exports/skill-manifest.ts';
+import { writeManifest } from '../../main/engine/export-parts/skill-manifest.ts';
 import { migrations } from '../../main/engine/store/migrations.ts';
 import { openStore, type LibraryItemInput, type Store } from '../../main/engine/store/index.ts';
 import { searchEverything } from '../../main/engine/views/search.ts';

@@ -10,7 +10,7 @@ import { startSimulator } from '../../simulator/index.ts';
 import type { Simulator, SimulatorOptions } from '../../simulator/index.ts';
 import { createApiClient } from '../../main/engine/api/index.ts';
 import type { ApiClient, ApiClientOptions } from '../../main/engine/api/index.ts';
-import { Engine, type EngineOptions } from '../../main/engine/engine.ts';
+import { Engine, type EngineOptions } from '../../main/engine/core/engine.ts';
 
 export interface EngineHarnessOptions {
   /** The start of the temp folder's name (says which tests left it, should one stay). */

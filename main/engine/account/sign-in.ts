@@ -4,9 +4,9 @@
 // key and word the outcome; the refusals here are typed, with codes, in the engine's words.
 // The key is never part of an error, a log line or an answer.
 import { createApiClient, isApiError, type ApiClient, type Credentials } from '../api/index.ts';
-import { CodedError } from '../coded-error.ts';
-import { Keychain } from '../keychain.ts';
-import { serviceAddressProblem } from '../service-address.ts';
+import { CodedError } from '../core/coded-error.ts';
+import { Keychain } from './keychain.ts';
+import { serviceAddressProblem } from './service-address.ts';
 
 /** Where the key lives: the OS keychain, one entry per service. */
 export interface KeyStore {

@@ -1,6 +1,6 @@
 // Refusals of the app layer, as typed values with codes; the bridge turns every error into
 // a plain {code, message, retryable}.
-import { CodedError } from '../coded-error.ts';
+import { CodedError } from '../core/coded-error.ts';
 export type AppErrorCode =
   | 'NOT_SIGNED_IN'
   | 'NO_SERVICE'

@@ -12,9 +12,9 @@ import {
   type KeyStore,
 } from '../account/sign-in.ts';
 import { BRAND_FOLLOW_FEATURE, type BrandFollowFeature } from '../brands/follow-brand.ts';
-import { Engine, type FeatureFactory } from '../engine.ts';
-import { defaultFeatures } from '../features.ts';
-import { defaultSyncRoot } from '../paths.ts';
+import { Engine, type FeatureFactory } from '../core/engine.ts';
+import { defaultFeatures } from '../core/features.ts';
+import { defaultSyncRoot } from '../core/paths.ts';
 import { openStore, type Store } from '../store/index.ts';
 import { AppError } from './app-errors.ts';
 import { baseUrlSetting, syncRootSetting } from './app-settings.ts';

@@ -20,7 +20,7 @@ import {
   listEdits,
   showEdit,
 } from '../edits/index.ts';
-import type { Engine } from '../engine.ts';
+import type { Engine } from '../core/engine.ts';
 import { bringSkillNow } from '../export-sync/bring-skill.ts';
 import { skillKeepVersionsSetting } from '../export-sync/index.ts';
 import {

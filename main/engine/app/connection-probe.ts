@@ -5,7 +5,7 @@
 // personal balance) and ends the offline condition, and a reconcile catches up on what
 // changed meanwhile. With no window open, the queue's own probes are enough.
 import { isApiError } from '../api/index.ts';
-import type { Engine } from '../engine.ts';
+import type { Engine } from '../core/engine.ts';
 
 export interface ConnectionProbeOptions {
   /** Whether a window is watching now. */

@@ -5,7 +5,7 @@
 // settled job changed is each feature's to say (EngineFeature.announce): this feed knows no
 // feature's job kinds.
 import type { BridgeEvent } from '../../../contract/index.ts';
-import type { Engine, JobFeed } from '../engine.ts';
+import type { Engine, JobFeed } from '../core/engine.ts';
 import type { QueueStatus } from '../queue/queue-events.ts';
 import { brandDisplayName, type Brand, type JobError, type JobRecord } from '../store/index.ts';
 import type { EventJournal } from './event-journal.ts';

@@ -11,7 +11,7 @@ import {
   type CachedFile,
 } from '../library/index.ts';
 import { openLibraryItem } from '../library/open-library-item.ts';
-import type { Engine } from '../engine.ts';
+import type { Engine } from '../core/engine.ts';
 import type { Store } from '../store/index.ts';
 
 export { MEDIA_CACHE_DIR };

@@ -6,7 +6,7 @@ import { mediaCacheMaxBytesSetting } from '../store/index.ts';
 import { startAtLoginSetting, themeSetting } from './app-settings.ts';
 import type { AppRuntime } from './app-runtime.ts';
 import { AppError } from './app-errors.ts';
-import { serviceAddressProblem } from '../service-address.ts';
+import { serviceAddressProblem } from '../account/service-address.ts';
 import { mediaCacheOf } from './media.ts';
 import os from 'node:os';
 import path from 'node:path';

@@ -2,14 +2,14 @@
 // store its ZIP (a download URL or inline base64) like an export, in the brand's folder's
 // `Brand Skill/`. The beta brandId is usually not a /brands brand: its folder is then one of
 // its own under the sync root, named from brandName and linked by the usual marker.
-import { count } from '../plural.ts';
+import { count } from '../core/plural.ts';
 import path from 'node:path';
 import { z } from 'zod';
 import { isApiError, isUuid } from '../api/index.ts';
 import type { BrandSkill } from '../api/index.ts';
-import type { EngineParts } from '../engine.ts';
-import { readInstalledSkill } from '../exports/skill-install.ts';
-import { skillLayout } from '../exports/skill-layout.ts';
+import type { EngineParts } from '../core/engine.ts';
+import { readInstalledSkill } from '../export-parts/skill-install.ts';
+import { skillLayout } from '../export-parts/skill-layout.ts';
 import {
   brandFolderFor,
   deliverSkill,

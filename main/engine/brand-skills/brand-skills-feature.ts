@@ -1,7 +1,7 @@
 // Beta Brand Skills as an engine feature: every tracked beta job is polled until completed,
 // and its Skill stored in its brand folder; a reconcile picks up those still waiting.
 import path from 'node:path';
-import type { EngineFeature, EngineParts, FeatureFactory } from '../engine.ts';
+import type { EngineFeature, EngineParts, FeatureFactory } from '../core/engine.ts';
 import {
   countsLine,
   OutcomeLog,

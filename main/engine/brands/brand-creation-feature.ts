@@ -1,6 +1,6 @@
 // Brand creation as an engine feature: it registers the durable creation job (so a creation
 // a crash interrupted resumes with the next run of the queue) and names its jobs in reports.
-import type { EngineFeature, EngineParts, FeatureFactory } from '../engine.ts';
+import type { EngineFeature, EngineParts, FeatureFactory } from '../core/engine.ts';
 import {
   createBrandKind,
   registerCreateBrand,

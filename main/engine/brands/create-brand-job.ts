@@ -18,7 +18,7 @@ import fs from 'node:fs';
 import { z } from 'zod';
 import { duplicateBrandsOf, goneStagedUploads, isApiError, isBrandSettled } from '../api/index.ts';
 import type { Brand, BrandSource, PreparedBrandCreation } from '../api/index.ts';
-import type { EngineParts } from '../engine.ts';
+import type { EngineParts } from '../core/engine.ts';
 import { PermanentError } from '../queue/index.ts';
 import type { JobContext, JobKindHandle } from '../queue/index.ts';
 import { brandFailureAdvice, type BrandFailureAdvice } from './brand-failure.ts';

@@ -1,7 +1,7 @@
 // Creating a brand now, as both faces ask it: the sources in the order the service reads
 // them, then the creation's durable job run at once (a creation under way is resumed by
 // startBrandCreation, never made twice). The faces only parse and word the outcome.
-import type { Engine } from '../engine.ts';
+import type { Engine } from '../core/engine.ts';
 import { runJobNow, type JobRunOutcome } from '../queue/index.ts';
 import { createBrandKind } from './create-brand-job.ts';
 import type { SourceSpec } from './creation-request.ts';

@@ -3,12 +3,12 @@
 // size and content hash (so a resumed creation knows the file is still the one asked for),
 // and a hash of the whole request that names "the same creation" across runs.
 import { MAX_SOURCE_FILE_BYTES, MAX_SOURCE_TOTAL_BYTES } from '../api/assumed.ts';
-import { workspaceIdProblem } from '../workspace-id.ts';
+import { workspaceIdProblem } from '../account/workspace-id.ts';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { CodedError } from '../coded-error.ts';
+import { CodedError } from '../core/coded-error.ts';
 
 /** What the caller lists, in order (the service reads sources in the order given). */
 export type SourceSpec =

@@ -5,7 +5,7 @@
 // the listing catches up anyway if a follow is cut short (a restart, sign-out). Only a
 // started engine (`run`, the window) follows: a one-shot command does not.
 import type { Brand as ServiceBrand } from '../api/index.ts';
-import type { EngineFeature, EngineParts, FeatureFactory } from '../engine.ts';
+import type { EngineFeature, EngineParts, FeatureFactory } from '../core/engine.ts';
 import { Follower, queueConnection } from '../follow/follower.ts';
 import type { Brand } from '../store/index.ts';
 

@@ -14,7 +14,7 @@ import {
 } from './create-brand-job.ts';
 import { creationHash, type CreationRequest } from './creation-request.ts';
 import type { StartedCreation } from './start-creation.ts';
-import { CodedError } from '../coded-error.ts';
+import { CodedError } from '../core/coded-error.ts';
 
 export class RetryCreationError extends CodedError {}
 

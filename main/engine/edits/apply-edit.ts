@@ -3,7 +3,7 @@
 // not applied, but the brand's current Skill is still brought before the refusal is told:
 // the Skill on disk may be behind too, and the person learns it is in place, not "later".
 import type { BrandEdit } from '../api/index.ts';
-import type { Engine } from '../engine.ts';
+import type { Engine } from '../core/engine.ts';
 import { bringSkillNow, type SkillDelivery } from '../export-sync/bring-skill.ts';
 import { applyEdit, EditActionError } from './edit-actions.ts';
 

@@ -5,7 +5,7 @@
 import { isApiError } from '../api/index.ts';
 import type { ApiClient, ApiError, BrandEdit } from '../api/index.ts';
 import { BrandEdit as BrandEditSchema } from '../api/schemas.ts';
-import type { EngineEvents } from '../engine-events.ts';
+import type { EngineEvents } from '../core/engine-events.ts';
 import type { TypedEmitter } from '../queue/index.ts';
 import type { Store } from '../store/index.ts';
 import { brandDisplayName } from '../store/brands-repo.ts';

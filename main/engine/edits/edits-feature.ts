@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { isApiError, type BrandEdit } from '../api/index.ts';
 import { Follower, queueConnection } from '../follow/follower.ts';
-import type { EngineFeature, EngineParts, FeatureFactory } from '../engine.ts';
+import type { EngineFeature, EngineParts, FeatureFactory } from '../core/engine.ts';
 import { brandDisplayName, defineSetting } from '../store/index.ts';
 import { EDITS_UNAVAILABLE_MESSAGE, refreshEdits } from './edit-actions.ts';
 

@@ -4,8 +4,12 @@
 // whose folder was deleted, gets its folder made here, the way the listing makes it.
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
-import { withFolderMaking } from '../folders/brand-folders.ts';
-import { discoverLinked, linkBrandFolder, type FolderLinkDeps } from '../brand-folder-link.ts';
+import { withFolderMaking } from '../folder-parts/brand-folders.ts';
+import {
+  discoverLinked,
+  linkBrandFolder,
+  type FolderLinkDeps,
+} from '../brands/brand-folder-link.ts';
 
 export type BrandDirDeps = FolderLinkDeps;
 

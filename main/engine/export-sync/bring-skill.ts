@@ -1,7 +1,7 @@
 // Bringing a brand's Brand Skill to disk now (an applied edit, the user's request): the
 // export sync's own job, run at once, its outcome in plain words. The CLI and the bridge
 // both call this.
-import type { Engine } from '../engine.ts';
+import type { Engine } from '../core/engine.ts';
 import { runJobNow } from '../queue/index.ts';
 import { exportSyncKey, exportSyncKind, type ExportSyncResult } from './export-job.ts';
 

@@ -2,13 +2,13 @@
 // it is ready or failed (a `failure.retryable` export is requested again, a bounded number of
 // times), and when its skillId is not the one on disk, download, check and install it.
 // 409 BRAND_SKILL_UNAVAILABLE ends the job as done: the brand has nothing to export yet.
-import { count } from '../plural.ts';
+import { count } from '../core/plural.ts';
 import { z } from 'zod';
 import { isApiError } from '../api/index.ts';
 import type { BrandExport } from '../api/index.ts';
-import type { EngineParts } from '../engine.ts';
-import { readInstalledSkill } from '../exports/skill-install.ts';
-import { skillLayout } from '../exports/skill-layout.ts';
+import type { EngineParts } from '../core/engine.ts';
+import { readInstalledSkill } from '../export-parts/skill-install.ts';
+import { skillLayout } from '../export-parts/skill-layout.ts';
 import { PermanentError } from '../queue/index.ts';
 import type { EnqueueOptions, JobContext, JobKindHandle } from '../queue/index.ts';
 import { brandDisplayName } from '../store/index.ts';

@@ -4,10 +4,10 @@
 // every reconcile. One job per brand (its dedupe key); a trigger that arrives while that
 // brand's job already runs starts one more run after it, so a newer Skill is never missed.
 import path from 'node:path';
-import type { EngineFeature, EngineParts, FeatureFactory } from '../engine.ts';
+import type { EngineFeature, EngineParts, FeatureFactory } from '../core/engine.ts';
 import { brandDisplayName } from '../store/index.ts';
 import type { Brand, JobRecord } from '../store/index.ts';
-import { readInstalledSkill } from '../exports/skill-install.ts';
+import { readInstalledSkill } from '../export-parts/skill-install.ts';
 import {
   exportSyncKey,
   exportSyncKind,

@@ -1,9 +1,9 @@
 // Start-up repair of `Brand Skill/` in every brand folder: a swap a crash interrupted is
 // finished or rolled back before anything else reads or replaces the folder.
 import { stat } from 'node:fs/promises';
-import { recoverSkillInstalls } from '../exports/skill-recover.ts';
+import { recoverSkillInstalls } from '../export-parts/skill-recover.ts';
 import type { TypedEmitter } from '../queue/index.ts';
-import type { EngineEvents } from '../engine-events.ts';
+import type { EngineEvents } from '../core/engine-events.ts';
 
 export interface SkillFolder {
   brandId: string;

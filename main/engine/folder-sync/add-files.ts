@@ -7,10 +7,10 @@
 import { randomBytes } from 'node:crypto';
 import { link, open, unlink } from 'node:fs/promises';
 import path from 'node:path';
-import { ENGINE_TEMP_PREFIX } from '../folders/folder-layout.ts';
+import { ENGINE_TEMP_PREFIX } from '../folder-parts/folder-layout.ts';
 import { MAX_UPLOAD_BYTES } from '../api/assumed.ts';
-import { CodedError } from '../coded-error.ts';
-import { classifyBytes } from '../folders/file-classifier.ts';
+import { CodedError } from '../core/coded-error.ts';
+import { classifyBytes } from '../folder-parts/file-classifier.ts';
 
 export type AddFileErrorCode = 'INVALID_NAME' | 'FILE_TOO_LARGE' | 'NOT_AN_IMAGE';
 

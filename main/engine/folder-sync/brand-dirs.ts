@@ -4,8 +4,8 @@
 // same marker) is not synced, as the brand refresh already told the user.
 import { lstat, readdir } from 'node:fs/promises';
 import path from 'node:path';
-import { readMarker } from '../folders/brand-folders.ts';
-import { errnoCode } from '../folders/folder-errors.ts';
+import { readMarker } from '../folder-parts/brand-folders.ts';
+import { errnoCode } from '../folder-parts/folder-errors.ts';
 import type { Brand, BrandLink, Store } from '../store/index.ts';
 import { brandDisplayName } from '../store/index.ts';
 import type { FileNotices } from './file-notices.ts';

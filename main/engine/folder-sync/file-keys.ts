@@ -1,9 +1,9 @@
 // The small vocabulary the folder sync shares between its parts: job kinds and their dedupe
 // keys, the store row seen as the change detector's FileRecord, and the stat comparisons
 // made against a row (the store keeps mtime in whole milliseconds).
-import type { FileRecord } from '../folders/file-record.ts';
-import type { FileStat } from '../folders/file-stat.ts';
-import { areaOf, type Area } from '../folders/folder-layout.ts';
+import type { FileRecord } from '../folder-parts/file-record.ts';
+import type { FileStat } from '../folder-parts/file-stat.ts';
+import { areaOf, type Area } from '../folder-parts/folder-layout.ts';
 import type { FileKind, LocalFile } from '../store/index.ts';
 
 export const UPLOAD_KIND = 'folder-upload';

@@ -1,7 +1,7 @@
 // What the folder sync tells the user through the activity list: each problem once (a
 // symlink loop is not news at every rescan), and local deletions gathered per brand, so
 // that deleting a folder of 500 files makes one notice, not 500.
-import type { EngineEvents } from '../engine-events.ts';
+import type { EngineEvents } from '../core/engine-events.ts';
 import type { TypedEmitter } from '../queue/index.ts';
 
 type Notice = EngineEvents['notice'];

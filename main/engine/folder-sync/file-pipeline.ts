@@ -10,13 +10,13 @@
 // after another, so the second of two identical files sees the first one's row.
 import { lstat, realpath, stat as fsStat } from 'node:fs/promises';
 import path from 'node:path';
-import { decideOnHash, decideOnStat, decideUnlinked } from '../folders/change-detector.ts';
-import type { UploadArea } from '../folders/file-classifier.ts';
-import { HasherPool } from '../folders/file-hasher.ts';
-import { type FileStat, sameFileStat, toFileStat } from '../folders/file-stat.ts';
-import { errnoCode, ioFailure } from '../folders/folder-errors.ts';
-import { areaOf } from '../folders/folder-layout.ts';
-import { probeRead, type StabilityOutcome, StabilityTracker } from '../folders/stability.ts';
+import { decideOnHash, decideOnStat, decideUnlinked } from '../folder-parts/change-detector.ts';
+import type { UploadArea } from '../folder-parts/file-classifier.ts';
+import { HasherPool } from '../folder-parts/file-hasher.ts';
+import { type FileStat, sameFileStat, toFileStat } from '../folder-parts/file-stat.ts';
+import { errnoCode, ioFailure } from '../folder-parts/folder-errors.ts';
+import { areaOf } from '../folder-parts/folder-layout.ts';
+import { probeRead, type StabilityOutcome, StabilityTracker } from '../folder-parts/stability.ts';
 import type { JobQueue } from '../queue/index.ts';
 import type { LocalFile, Store } from '../store/index.ts';
 import { pathKey } from '../store/index.ts';

@@ -4,9 +4,9 @@
 // brand listing, every hour, and whenever the watcher may have missed something.
 import { lstat } from 'node:fs/promises';
 import path from 'node:path';
-import type { IgnoreRulesRegistry } from '../folders/ignore-rules.ts';
-import type { PathNormaliser } from '../folders/path-normalise.ts';
-import { type ScanIssue, scanRoot } from '../folders/scanner.ts';
+import type { IgnoreRulesRegistry } from '../folder-parts/ignore-rules.ts';
+import type { PathNormaliser } from '../folder-parts/path-normalise.ts';
+import { type ScanIssue, scanRoot } from '../folder-parts/scanner.ts';
 import type { LocalFile, Store } from '../store/index.ts';
 import { pathKey } from '../store/index.ts';
 import type { BrandDirs } from './brand-dirs.ts';

@@ -14,12 +14,12 @@ import type {
   FeatureReport,
   JobFeed,
   JobSubject,
-} from '../engine.ts';
-import { ensureSyncRoot } from '../folders/brand-folders.ts';
-import { IgnoreRulesRegistry } from '../folders/ignore-rules.ts';
-import { PathNormaliser } from '../folders/path-normalise.ts';
-import { DEFAULT_RESCAN_INTERVAL_MS } from '../folders/scanner.ts';
-import { DEFAULT_STABILITY_WINDOW_MS } from '../folders/stability.ts';
+} from '../core/engine.ts';
+import { ensureSyncRoot } from '../folder-parts/brand-folders.ts';
+import { IgnoreRulesRegistry } from '../folder-parts/ignore-rules.ts';
+import { PathNormaliser } from '../folder-parts/path-normalise.ts';
+import { DEFAULT_RESCAN_INTERVAL_MS } from '../folder-parts/scanner.ts';
+import { DEFAULT_STABILITY_WINDOW_MS } from '../folder-parts/stability.ts';
 import type { JobKindHandle } from '../queue/index.ts';
 import type { JobError, JobRecord } from '../store/index.ts';
 import { BrandDirs } from './brand-dirs.ts';

@@ -1,8 +1,8 @@
 // Sending a failed file again, on the user's word (the window's Retry): the row waits again
 // and the pipeline takes the file as it is on disk, so a file changed or gone since is
 // handled as any other change, and the upload job is the usual one (same idempotency rules).
-import { CodedError } from '../coded-error.ts';
-import type { Engine } from '../engine.ts';
+import { CodedError } from '../core/coded-error.ts';
+import type { Engine } from '../core/engine.ts';
 import type { JobRecord } from '../store/index.ts';
 import { UPLOAD_KIND } from './file-keys.ts';
 import { FolderSync } from './folder-sync-feature.ts';

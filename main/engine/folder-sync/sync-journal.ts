@@ -2,7 +2,7 @@
 // uploaded, found already on the service, skipped and failed (with reasons), deleted
 // locally, logos set. Kept in memory, bounded, and only while a pass holds it: a `run` that
 // no pass reports on keeps nothing (the store holds the lasting state, and the activity).
-import type { FeatureReport } from '../engine.ts';
+import type { FeatureReport } from '../core/engine.ts';
 
 interface EntryBase {
   at: number;

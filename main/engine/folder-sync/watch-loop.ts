@@ -4,9 +4,9 @@
 // editor's atomic save is seen whole before anything is called deleted. Folder-level events
 // (a brand folder renamed, a folder moved in, an ignore file edited, the OS refusing more
 // watches) ask for a rescan of the brand instead.
-import type { IgnoreRulesRegistry } from '../folders/ignore-rules.ts';
-import type { NormalisedPath, PathNormaliser } from '../folders/path-normalise.ts';
-import { FolderWatcher, type WatchEvent } from '../folders/watcher.ts';
+import type { IgnoreRulesRegistry } from '../folder-parts/ignore-rules.ts';
+import type { NormalisedPath, PathNormaliser } from '../folder-parts/path-normalise.ts';
+import { FolderWatcher, type WatchEvent } from '../folder-parts/watcher.ts';
 import type { BrandDirs } from './brand-dirs.ts';
 import type { FileNotices } from './file-notices.ts';
 import type { FilePipeline, FileRef } from './file-pipeline.ts';

@@ -6,9 +6,9 @@
 // and both ends are written to Activity with their cost. The spend changes the stored balance
 // at once (`credits:changed`); the end asks the service for the real one (a failed edit is
 // refunded).
-import { refreshAccountKind } from '../account-refresh.ts';
+import { refreshAccountKind } from '../account/account-refresh.ts';
 import type { Image } from '../api/index.ts';
-import type { Engine, EngineFeature, EngineParts, FeatureFactory } from '../engine.ts';
+import type { Engine, EngineFeature, EngineParts, FeatureFactory } from '../core/engine.ts';
 import { Follower, queueConnection } from '../follow/follower.ts';
 import { brandDisplayName } from '../store/index.ts';
 import { credits, ImageEditRefused, startImageEdit, type ImageEditPlan } from './image-edit.ts';

@@ -3,9 +3,9 @@
 // never synced twice at once: a full pass when one is due (setting), else a refresh that
 // stops at the first page of known items, so an unchanged Library costs one request.
 // `run` also refreshes the known Libraries on a timer (setting).
-import { count } from '../plural.ts';
+import { count } from '../core/plural.ts';
 import { z } from 'zod';
-import type { EngineFeature, EngineParts, FeatureFactory, FeatureReport } from '../engine.ts';
+import type { EngineFeature, EngineParts, FeatureFactory, FeatureReport } from '../core/engine.ts';
 import { brandDisplayName, defineSetting } from '../store/index.ts';
 import type { Brand } from '../store/index.ts';
 import { UPLOAD_KIND } from '../folder-sync/file-keys.ts';

@@ -1,5 +1,5 @@
 // Failures of the Library mirror and the media cache that are not service errors.
-import { CodedError } from '../coded-error.ts';
+import { CodedError } from '../core/coded-error.ts';
 
 export type MirrorErrorCode =
   | 'INVALID_OPTION'

@@ -3,7 +3,7 @@
 // media cache or fetched into it when Brand Sync can, and the path comes back with the name
 // the item goes by. The refusals are typed, with codes, in the engine's words.
 import { isApiError } from '../api/index.ts';
-import { CodedError } from '../coded-error.ts';
+import { CodedError } from '../core/coded-error.ts';
 import type { Store } from '../store/index.ts';
 import { libraryItemName } from '../views/library-item-name.ts';
 import type { CachedFile, MediaCache } from './media-cache.ts';

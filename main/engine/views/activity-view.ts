@@ -2,7 +2,7 @@
 // by you, offline since when, the service asked us to wait until a time, a retry later),
 // what failed with its reason, what finished recently; and the activity log.
 import type { ActivityDoc, JobDoc } from '../../../contract/index.ts';
-import type { Engine } from '../engine.ts';
+import type { Engine } from '../core/engine.ts';
 import type { JobRecord, Store } from '../store/index.ts';
 import { connectionDoc, queueDoc } from './app-status.ts';
 import { iso } from './status.ts';

@@ -11,7 +11,7 @@ import type {
 import { brandFailureAdvice } from '../brands/index.ts';
 import { CREDITS_SPENT } from '../images/image-edit.ts';
 import { WAITING_EDIT_STATES } from '../edits/edit-doc.ts';
-import type { Engine } from '../engine.ts';
+import type { Engine } from '../core/engine.ts';
 import { plainTransportMessage } from '../api/messages.ts';
 import { brandDisplayName, queuePausedSetting, type Brand, type Store } from '../store/index.ts';
 import { readSkillProfile } from './skill-profile.ts';

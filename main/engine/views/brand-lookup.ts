@@ -3,10 +3,10 @@
 // up in the local store only: it works offline and without a key. The CLI and the bridge
 // both resolve through here.
 import { isUuid } from '../api/index.ts';
-import { folderNameKey } from '../folders/brand-folders.ts';
+import { folderNameKey } from '../folder-parts/brand-folders.ts';
 import { brandDisplayName } from '../store/index.ts';
 import type { Brand, Store } from '../store/index.ts';
-import { CodedError } from '../coded-error.ts';
+import { CodedError } from '../core/coded-error.ts';
 
 /** Candidates named in an error, at most. */
 const MAX_CANDIDATES = 10;

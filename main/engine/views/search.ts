@@ -4,7 +4,7 @@
 // (by path). The same rule everywhere: every word typed must begin a word of what is found,
 // accents and case ignored.
 import type { SearchDoc } from '../../../contract/index.ts';
-import { readManifest } from '../exports/skill-manifest.ts';
+import { readManifest } from '../export-parts/skill-manifest.ts';
 import { brandDisplayName, type Brand, type Store } from '../store/index.ts';
 import { libraryItemDoc } from './library-view.ts';
 import { mimeTypeOf, liveSkillDir } from './skill-view.ts';
