@@ -4,8 +4,8 @@
 // no request sent inside a Retry-After window and exactly one brand per retried creation.
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import fs from 'node:fs';
-import { ApiError, RateGate, type ApiClient, type Clock } from '../../main/engine/api/index.ts';
-import { clientFor, png, startSim, tempDir, writeFile } from './helpers.ts';
+import { ApiError, RateGate, type ApiClient } from '../../main/engine/api/index.ts';
+import { clientFor, png, simulatorClock, startSim, tempDir, writeFile } from './helpers.ts';
 
 const CALLS = 1000;
 const CONCURRENCY = 8;
@@ -46,18 +46,7 @@ test('1,000 mixed calls under faults: success or the right permanent error, gate
   const unknown = '0badf00d-0000-4000-8000-000000000000';
   const brandsBefore = sim.control.brands().length;
 
-  const simClock: Clock = {
-    now: () => sim.control.clock.now(),
-    sleep: (ms, signal) =>
-      new Promise((resolve, reject) => {
-        const timer = setTimeout(resolve, Math.max(0, ms / SPEED));
-        signal?.addEventListener(
-          'abort',
-          () => (clearTimeout(timer), reject(new Error('aborted'))),
-          { once: true },
-        );
-      }),
-  };
+  const simClock = simulatorClock(sim, SPEED);
   const gate = new RateGate(simClock);
   const pauses: Array<{ from: number; until: number }> = [];
   gate.onChange((until) => {
@@ -70,6 +59,13 @@ test('1,000 mixed calls under faults: success or the right permanent error, gate
     onRequest: ({ at }) => sends.push(at),
     // Simulated ms: 50 ms is 2 ms of real time at this speed.
     retry: { limit: 12, rateLimitedLimit: 40, baseDelayMs: 50, maxDelayMs: 1_000 },
+    // The bursts of 429s with Retry-After below are faults, not a limit, and the pacer would
+    // learn from the first one the pace this machine managed until then, and hold the rest of
+    // the run to it: a first quarter slowed by a loaded machine (the test once ran past 30 s
+    // beside another suite; 1.2 s quiet) slows all of it. This test is about the gate, retries
+    // and idempotency; what the pacer
+    // learns from a limit is tested in pacer.test.ts and benched in bench/pacer.bench.ts.
+    pace: false,
   });
 
   const creations: Array<{ key: string; id: string }> = [];

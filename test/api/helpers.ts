@@ -13,6 +13,7 @@ import {
   RateGate,
   type ApiClient,
   type ApiClientOptions,
+  type Clock,
 } from '../../main/engine/api/index.ts';
 import { ApiError } from '../../main/engine/api/errors.ts';
 
@@ -28,6 +29,26 @@ export async function startSim(
   const key = newKey();
   const sim = await startSimulator({ apiKeys: [key], speed: 1000, ...options });
   return Object.assign(sim, { key });
+}
+
+/**
+ * The simulator's own clock for a client: Retry-After windows, the client's pauses and the
+ * request log on one time axis. Two clocks scaled from Date.now (whole milliseconds) and
+ * performance.now disagree by up to a millisecond, 50 simulated ms at 50× speed.
+ */
+export function simulatorClock(sim: Simulator, speed: number): Clock {
+  return {
+    now: () => sim.control.clock.now(),
+    sleep: (ms, signal) =>
+      new Promise((resolve, reject) => {
+        const timer = setTimeout(resolve, Math.max(0, ms / speed));
+        signal?.addEventListener(
+          'abort',
+          () => (clearTimeout(timer), reject(new Error('aborted'))),
+          { once: true },
+        );
+      }),
+  };
 }
 
 export function clientFor(

@@ -4,8 +4,16 @@
 // only when retryable, and cancellation.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import fs from 'node:fs';
-import { RateGate, rateGateFor, scaledClock } from '../../main/engine/api/index.ts';
-import { apiError, clientFor, png, startSim, tempDir, writeFile } from './helpers.ts';
+import { RateGate, rateGateFor } from '../../main/engine/api/index.ts';
+import {
+  apiError,
+  clientFor,
+  png,
+  simulatorClock,
+  startSim,
+  tempDir,
+  writeFile,
+} from './helpers.ts';
 import { DEFAULT_DURATIONS } from '../../simulator/state.ts';
 import { SECOND_LOOK_MS } from '../../main/engine/api/wait.ts';
 
@@ -290,10 +298,11 @@ describe('the 429 gate', () => {
     const speed = 50;
     const gated = await startSim({ speed, rateLimit: false });
     try {
-      // Two clients of one key share one gate, on the simulator's time scale.
-      const gate = new RateGate(scaledClock(speed));
-      const a = clientFor(gated, { rateGate: gate, clock: scaledClock(speed) });
-      const b = clientFor(gated, { rateGate: gate, clock: scaledClock(speed) });
+      // Two clients of one key share one gate, on the simulator's clock.
+      const clock = simulatorClock(gated, speed);
+      const gate = new RateGate(clock);
+      const a = clientFor(gated, { rateGate: gate, clock });
+      const b = clientFor(gated, { rateGate: gate, clock });
       const changes: Array<number | undefined> = [];
       const off = gate.onChange((until) => changes.push(until));
       gated.control.injectFault('GET /v1/credits', '429');
