@@ -11,6 +11,7 @@ import { startSimulator, type Simulator, type SimulatorOptions } from '../../sim
 import {
   createApiClient,
   RateGate,
+  realClock,
   type ApiClient,
   type ApiClientOptions,
   type Clock,
@@ -39,15 +40,8 @@ export async function startSim(
 export function simulatorClock(sim: Simulator, speed: number): Clock {
   return {
     now: () => sim.control.clock.now(),
-    sleep: (ms, signal) =>
-      new Promise((resolve, reject) => {
-        const timer = setTimeout(resolve, Math.max(0, ms / speed));
-        signal?.addEventListener(
-          'abort',
-          () => (clearTimeout(timer), reject(new Error('aborted'))),
-          { once: true },
-        );
-      }),
+    // The real sleep, shortened by the speed: an abort ends it with ABORTED, as Clock says.
+    sleep: (ms, signal) => realClock.sleep(ms / speed, signal),
   };
 }
 
