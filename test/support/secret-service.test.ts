@@ -6,14 +6,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from 'vitest';
-import { secretServiceMissing, startSecretService, startTestBus } from './secret-service.ts';
-
-function busCall(address: string, ...args: string[]) {
-  return spawnSync('dbus-send', ['--session', '--print-reply', ...args], {
-    env: { ...process.env, DBUS_SESSION_BUS_ADDRESS: address },
-    encoding: 'utf8',
-  });
-}
+import {
+  busCall,
+  secretServiceMissing,
+  startSecretService,
+  startTestBus,
+} from './secret-service.ts';
 
 test.skipIf(secretServiceMissing !== null)(
   'the test bus starts no Secret Service on demand: an early call is refused, nothing is started',

@@ -108,19 +108,22 @@ export async function startSecretService(): Promise<SecretService> {
   return { env, stop };
 }
 
+/** One D-Bus method call on the bus at `address` (dbus-send, which comes with dbus). */
+export function busCall(address: string, ...args: string[]) {
+  return spawnSync('dbus-send', ['--session', '--print-reply', ...args], {
+    env: { ...process.env, DBUS_SESSION_BUS_ADDRESS: address },
+    encoding: 'utf8',
+  });
+}
+
 /** The object path of the Secret Service's default collection, or null while it has none. */
 function defaultCollection(env: SecretService['env']): string | null {
-  const reply = spawnSync(
-    'dbus-send',
-    [
-      '--session',
-      '--dest=org.freedesktop.secrets',
-      '--print-reply',
-      '/org/freedesktop/secrets',
-      'org.freedesktop.Secret.Service.ReadAlias',
-      'string:default',
-    ],
-    { env: { ...process.env, ...env }, encoding: 'utf8' },
+  const reply = busCall(
+    env.DBUS_SESSION_BUS_ADDRESS,
+    '--dest=org.freedesktop.secrets',
+    '/org/freedesktop/secrets',
+    'org.freedesktop.Secret.Service.ReadAlias',
+    'string:default',
   );
   const found = /object path "([^"]+)"/.exec(reply.stdout ?? '')?.[1];
   return reply.status === 0 && found !== undefined && found !== '/' ? found : null;
