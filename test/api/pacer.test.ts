@@ -191,3 +191,49 @@ test("a bucket's refill is learned from a refusal just after the pause, with the
   const msPerRequest = pacer.windowMs / (pacer.allowance as number);
   expect(msPerRequest).toBeGreaterThanOrEqual(6_000);
 });
+
+test('a burst after hours of a trickle is read as the burst: the count starts after a gap as long as the wait', async () => {
+  const clock = manualClock();
+  const pacer = new Pacer(clock);
+  const send = async () => {
+    const turn = await pacer.turn();
+    pacer.succeeded();
+    return turn;
+  };
+  // A running app: one request a minute for an hour (refreshes, polls), never refused.
+  for (let i = 0; i < 60; i++) {
+    await send();
+    await clock.advance(60_000);
+  }
+  // Then 40 dropped files at once; the 41st is refused until the service's window frees, 10 s
+  // on. Counted from the first request of the hour, that read as 100 an hour (a request every
+  // 36 s); the service allows 40 in about 10 s.
+  for (let i = 0; i < 40; i++) {
+    await send();
+    await clock.advance(10);
+  }
+  pacer.refused(10_000, (await pacer.turn()).at);
+  expect({ allowance: pacer.allowance, windowMs: pacer.windowMs }).toEqual({
+    allowance: 40,
+    windowMs: 10_400,
+  });
+});
+
+test('a gap shorter than the wait does not start the count: the window may hold what came before it', async () => {
+  const clock = manualClock();
+  const pacer = new Pacer(clock);
+  const started = clock.now();
+  for (let burst = 0; burst < 2; burst++) {
+    for (let i = 0; i < 30; i++) {
+      await pacer.turn();
+      pacer.succeeded();
+      await clock.advance(100);
+    }
+    if (burst === 0) await clock.advance(3_000);
+  }
+  const refused = await pacer.turn();
+  pacer.refused(10_000, refused.at);
+  // 60 let through since the first, the window from it to when the service frees.
+  expect(pacer.allowance).toBe(60);
+  expect(pacer.windowMs).toBe(clock.now() + 10_000 - started);
+});

@@ -7,6 +7,10 @@
 //   refused one.
 // - The refusal's Retry-After tells when the window frees: the window is the time from the
 //   start of that count to the moment the service lets requests through again.
+// - The count may also start later, at a request sent after a quiet gap at least as long as
+//   the wait the service asked for: a sliding window that frees then may have started there,
+//   since nothing it could hold came before. The densest such reading is taken: a trickle
+//   of requests for hours before a burst would otherwise read as the trickle's rate.
 //
 // From then on it keeps its own sliding window of that length with that many requests. A
 // refusal while paced with the window full learns again from the requests since the last
@@ -45,6 +49,8 @@ const OFF_ABOVE_PER_MS = 1;
  */
 const ARRIVAL_SHARE = 0.01;
 const ARRIVAL_MAX_MS = 1_000;
+/** Retry-After comes in whole seconds: the wait it states may be this much longer than the service's. */
+const RETRY_AFTER_GRAIN_MS = 1_000;
 /** Sends remembered before any limit is learned (the first window's worth, and more). */
 const MAX_KEPT = 20_000;
 
@@ -132,8 +138,8 @@ export class Pacer {
     const frees = now + Math.max(0, retryAfterMs);
     // Only what left before the refused request: those in flight with it were not answered yet.
     const before = sentAt ?? now;
-    let counted = 0;
-    for (const at of this.#sent) if (at >= start && at < before) counted++;
+    const reading = this.#densest(start, before, frees);
+    let counted = reading.counted;
     if (this.#allowance !== undefined && now - this.#lastRaisedAt < 2 * this.#windowMs) {
       // Refused soon after growing: probe more rarely from now on.
       this.#quietFactor *= 2;
@@ -154,9 +160,10 @@ export class Pacer {
       this.#setEpoch(frees);
       return;
     }
-    counted = Math.max(counted, this.#acceptedSinceEpoch);
+    // Answers since the count began may outnumber the sends remembered (those taken before it).
+    if (reading.from === start) counted = Math.max(counted, this.#acceptedSinceEpoch);
     const margin = paced && counted < FEW ? PACED_MARGIN : 1;
-    const windowMs = Math.max(1_000, Math.ceil((frees - start) * margin));
+    const windowMs = Math.max(1_000, Math.ceil((frees - reading.from) * margin));
     const allowance = Math.max(1, Math.floor(counted * HEADROOM));
     // A reading a little below the pace (the wait itself makes it so) is no news: only a
     // clearly slower one (a refill slower than the burst) lowers the rate.
@@ -172,6 +179,31 @@ export class Pacer {
     }
     // The next count starts when the service lets requests through again.
     this.#setEpoch(frees);
+  }
+
+  /**
+   * Where the service's count may have begun, and how many it let through since: the count
+   * from `start`, or from any later send after a quiet gap at least as long as the wait the
+   * service asked for (a sliding window that frees at `frees` and began there held nothing
+   * before it). Of these readings, the one with the highest rate; with no such gap, the count
+   * from `start`. Each reading's window reaches to `frees`, so a few requests after a gap
+   * read as a low rate, not a high one.
+   */
+  #densest(start: number, before: number, frees: number): { counted: number; from: number } {
+    let first = 0;
+    while (first < this.#sent.length && (this.#sent[first] as number) < start) first++;
+    let last = first;
+    while (last < this.#sent.length && (this.#sent[last] as number) < before) last++;
+    let best = { counted: last - first, from: start };
+    const gapNeeded = Math.max(0, frees - before - RETRY_AFTER_GRAIN_MS);
+    for (let i = first + 1; i < last; i++) {
+      const at = this.#sent[i] as number;
+      if (at - (this.#sent[i - 1] as number) < gapNeeded) continue;
+      const counted = last - i;
+      if (counted / Math.max(1, frees - at) > best.counted / Math.max(1, frees - best.from))
+        best = { counted, from: at };
+    }
+    return best;
   }
 
   #setEpoch(at: number): void {
