@@ -8,6 +8,8 @@ import { afterEach, expect, test } from 'vitest';
 import { Pacer, pacerOf, RateGate, scaledClock } from '../../main/engine/api/index.ts';
 import type { Clock } from '../../main/engine/api/index.ts';
 import type { LogEntry } from '../../simulator/request-log.ts';
+import { createLimiter } from '../../simulator/rate-limit.ts';
+import type { RateLimitOptions } from '../../simulator/rate-limit.ts';
 import { clientFor, startSim } from './helpers.ts';
 
 let sim: Awaited<ReturnType<typeof startSim>> | undefined;
@@ -236,4 +238,71 @@ test('a gap shorter than the wait does not start the count: the window may hold 
   // 60 let through since the first, the window from it to when the service frees.
   expect(pacer.allowance).toBe(60);
   expect(pacer.windowMs).toBe(clock.now() + 10_000 - started);
+});
+
+/**
+ * Requests through the pacer to the simulator's own limiter, on the manual clock: `trickle`
+ * requests `gapMs` apart (a running app's refreshes and polls), then `burst` requests one
+ * after the other, each refusal waited out for its Retry-After as the rate gate does. Returns
+ * how long the burst took and how many requests the service refused.
+ */
+async function trickleThenBurst(
+  limit: RateLimitOptions,
+  trickle: number,
+  gapMs: number,
+  burst: number,
+): Promise<{ seconds: number; refusals: number; pacer: Pacer }> {
+  const clock = manualClock();
+  const pacer = new Pacer(clock);
+  const limiter = createLimiter({ ...limit, clock: 'simulated' }, clock.now);
+  const send = async (): Promise<boolean> => {
+    const turn = pacer.turn();
+    let taken: { at: number } | undefined;
+    void turn.then((t) => (taken = t));
+    while (!(await settled(turn))) await clock.advance(10);
+    const decision = limiter.hit('key');
+    if (decision.ok) {
+      pacer.succeeded();
+      return true;
+    }
+    pacer.refused(decision.retryAfterS * 1000, taken?.at);
+    await clock.advance(decision.retryAfterS * 1000);
+    return false;
+  };
+  for (let i = 0; i < trickle; i++) {
+    await send();
+    await clock.advance(gapMs);
+  }
+  const started = clock.now();
+  let refusals = 0;
+  for (let done = 0; done < burst;) {
+    if (await send()) done++;
+    else refusals++;
+    await clock.advance(10);
+  }
+  return { seconds: (clock.now() - started) / 1000, refusals, pacer };
+}
+
+test("a trickle inside the service's window: the burst is read first, then slower readings of the same refusal, near the ideal time", async () => {
+  // 40 per 10 s; a request every 3 s, so the window still holds some of them when the burst is
+  // refused. The first refusal reads 37 in 1.4 s (the burst); each refusal just after a pause
+  // steps down to a slower reading of that refusal (at most half the rate), keeping the sends
+  // its longer window holds. Counted from the trickle's start instead, the 200 took 370 s.
+  const run = await trickleThenBurst({ max: 40, windowMs: 10_000 }, 60, 3_000, 200);
+  const ideal = (200 * 10_000) / 40 / 1000;
+  expect(run.seconds).toBeLessThanOrEqual(1.15 * ideal);
+  expect(run.refusals).toBeLessThanOrEqual(10);
+  const perSecond = ((run.pacer.allowance as number) / run.pacer.windowMs) * 1000;
+  expect(perSecond).toBeGreaterThanOrEqual(0.8 * 4);
+  expect(perSecond).toBeLessThanOrEqual(4);
+});
+
+test("a bucket's burst and refill after an hour of a trickle: not the hour's average", async () => {
+  // 600 an hour with a burst of 20, after a request a minute for an hour: 20 at once, then
+  // one every 6 s, some 4 minutes for 60. Counted from the first request of the hour, the
+  // refill read as 80 an hour and the 60 took 39 minutes.
+  const run = await trickleThenBurst({ max: 600, windowMs: 3_600_000, burst: 20 }, 60, 60_000, 60);
+  const ideal = (40 * 3_600_000) / 600 / 1000;
+  expect(run.seconds).toBeLessThanOrEqual(1.15 * ideal);
+  expect(run.refusals).toBeLessThanOrEqual(5);
 });

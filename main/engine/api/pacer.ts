@@ -9,8 +9,10 @@
 //   start of that count to the moment the service lets requests through again.
 // - The count may also start later, at a request sent after a quiet gap at least as long as
 //   the wait the service asked for: a sliding window that frees then may have started there,
-//   since nothing it could hold came before. The densest such reading is taken: a trickle
-//   of requests for hours before a burst would otherwise read as the trickle's rate.
+//   since nothing it could hold came before. One refusal cannot tell these readings apart (a
+//   burst after a trickle reads fast from the burst, slow from the trickle's start): the
+//   fastest is taken, and the slower ones are kept for the next refusal (below). Counted from
+//   the first request only, a burst after hours of a trickle read as the trickle's rate.
 //
 // From then on it keeps its own sliding window of that length with that many requests. A
 // refusal while paced with the window full learns again from the requests since the last
@@ -18,7 +20,10 @@
 // refill teaches the burst first, then the refill; a reading of a few requests is stretched a
 // little, their tokens came in fractions). A refusal while the window was far from full, or
 // before anything got through since the pause, teaches nothing (a fault, a pause the service
-// extends): the gate holds the pause. After a long quiet spell (ten windows, at least half an
+// extends): the gate holds the pause. While the first refusal's slower readings are kept (until
+// a whole allowance went through), a refusal steps down to the next of them (at most half the
+// rate) when that is faster than what it reads itself: the service's window was longer than the
+// stretch read, and still held the trickle before it. After a long quiet spell (ten windows, at least half an
 // hour) the rate grows a little, window by window, so that a limit raised meanwhile is found
 // again; a growth the service refuses makes the next probe wait twice as long. A 429 without
 // Retry-After teaches nothing: the calls back off on their own.
@@ -51,6 +56,10 @@ const ARRIVAL_SHARE = 0.01;
 const ARRIVAL_MAX_MS = 1_000;
 /** Retry-After comes in whole seconds: the wait it states may be this much longer than the service's. */
 const RETRY_AFTER_GRAIN_MS = 1_000;
+/** Slower readings of one refusal are kept a tenth apart at least. */
+const THIN = 0.9;
+/** A refusal in the first window after the pause steps down to at most this share of the rate. */
+const STEP_DOWN = 0.5;
 /** Sends remembered before any limit is learned (the first window's worth, and more). */
 const MAX_KEPT = 20_000;
 
@@ -75,6 +84,11 @@ export class Pacer {
   #lastRaisedAt = 0;
   #quietFactor = 1;
   #refusals = 0;
+  /**
+   * Slower readings the first refusal also allowed, fastest first (see #firstReading); dropped
+   * once a whole allowance went through after the pause.
+   */
+  #slower: Reading[] = [];
 
   /** Off: never waits (benchmarks compare with it; `pace: false` in the client options). */
   readonly off: boolean;
@@ -138,72 +152,117 @@ export class Pacer {
     const frees = now + Math.max(0, retryAfterMs);
     // Only what left before the refused request: those in flight with it were not answered yet.
     const before = sentAt ?? now;
-    const reading = this.#densest(start, before, frees);
-    let counted = reading.counted;
-    if (this.#allowance !== undefined && now - this.#lastRaisedAt < 2 * this.#windowMs) {
+    const current = this.#allowance === undefined ? undefined : this.#reading();
+    if (current !== undefined && now - this.#lastRaisedAt < 2 * current.windowMs) {
       // Refused soon after growing: probe more rarely from now on.
       this.#quietFactor *= 2;
     }
-    // What the service let through since the count began, in the time until it frees again.
-    // Refused while paced, the reading is of a few requests (a bucket's refill, whose tokens
-    // came in fractions): a margin keeps the next reading from being a third refusal.
-    const paced = this.#allowance !== undefined;
-    // Refused while paced but well below the allowance, or before anything got through since
-    // the last pause: that says nothing of the rate (a fault, a pause the service extends);
-    // the gate holds the pause, nothing is learned. Within the first window after a pause the
-    // window is still filling (the sends from before it have left): its count then says
-    // nothing of the pace (a bucket's refill refuses there, with the window half empty).
-    const nothingThrough = counted === 0 && this.#acceptedSinceEpoch === 0;
-    const filling = before - start < this.#windowMs;
-    const belowPace = !filling && this.#inWindow(before) < NEAR_FULL * (this.#allowance as number);
-    if (paced && (nothingThrough || belowPace)) {
-      this.#setEpoch(frees);
-      return;
-    }
-    // Answers since the count began may outnumber the sends remembered (those taken before it).
-    if (reading.from === start) counted = Math.max(counted, this.#acceptedSinceEpoch);
-    const margin = paced && counted < FEW ? PACED_MARGIN : 1;
-    const windowMs = Math.max(1_000, Math.ceil((frees - reading.from) * margin));
-    const allowance = Math.max(1, Math.floor(counted * HEADROOM));
-    // A reading a little below the pace (the wait itself makes it so) is no news: only a
-    // clearly slower one (a refill slower than the burst) lowers the rate.
-    if (paced && allowance / windowMs > SLOWER * ((this.#allowance as number) / this.#windowMs)) {
-      this.#setEpoch(frees);
-      return;
-    }
-    // A refusal while paced means the rate was too high: keep the slower reading (requests
-    // per millisecond). A service with a burst teaches its burst first, then its refill.
-    if (this.#allowance === undefined || allowance / windowMs < this.#allowance / this.#windowMs) {
-      this.#allowance = allowance;
-      this.#windowMs = windowMs;
-    }
     // The next count starts when the service lets requests through again.
+    const learned =
+      current === undefined
+        ? this.#firstReading(start, before, frees)
+        : this.#pacedReading(current, start, before, frees);
     this.#setEpoch(frees);
+    // A refusal while paced means the rate was too high: only a slower reading is kept. A
+    // service with a burst teaches its burst first, then its refill.
+    if (learned !== undefined && (current === undefined || rate(learned) < rate(current))) {
+      this.#allowance = learned.allowance;
+      this.#windowMs = learned.windowMs;
+    }
+  }
+
+  #reading(): Reading {
+    return { allowance: this.#allowance as number, windowMs: this.#windowMs };
   }
 
   /**
-   * Where the service's count may have begun, and how many it let through since: the count
-   * from `start`, or from any later send after a quiet gap at least as long as the wait the
-   * service asked for (a sliding window that frees at `frees` and began there held nothing
-   * before it). Of these readings, the one with the highest rate; with no such gap, the count
-   * from `start`. Each reading's window reaches to `frees`, so a few requests after a gap
-   * read as a low rate, not a high one.
+   * The first refusal: what the service let through since the count began, in the time until
+   * it frees again. The count may also have begun at a later send that followed a quiet gap
+   * at least as long as the wait the service asked for: a sliding window that frees at
+   * `frees` and began there held nothing before it. One refusal cannot tell these readings
+   * apart (a burst after a trickle reads as a high rate from the burst, a low one from the
+   * trickle's start), so the fastest is taken and the slower ones are kept: a refusal in the
+   * first window after the pause steps down to them. Counted from the first request only, a
+   * burst after hours of one request a minute read as the hours' average.
    */
-  #densest(start: number, before: number, frees: number): { counted: number; from: number } {
+  #firstReading(start: number, before: number, frees: number): Reading {
     let first = 0;
     while (first < this.#sent.length && (this.#sent[first] as number) < start) first++;
     let last = first;
     while (last < this.#sent.length && (this.#sent[last] as number) < before) last++;
-    let best = { counted: last - first, from: start };
+    const windowFrom = (at: number): number => Math.max(1_000, Math.ceil(frees - at));
+    // Answers since the count began may outnumber the sends remembered (those taken before it).
+    const counted = Math.max(last - first, this.#acceptedSinceEpoch);
+    const readings: Reading[] = [
+      { allowance: Math.max(1, Math.floor(counted * HEADROOM)), windowMs: windowFrom(start) },
+    ];
     const gapNeeded = Math.max(0, frees - before - RETRY_AFTER_GRAIN_MS);
     for (let i = first + 1; i < last; i++) {
       const at = this.#sent[i] as number;
       if (at - (this.#sent[i - 1] as number) < gapNeeded) continue;
-      const counted = last - i;
-      if (counted / Math.max(1, frees - at) > best.counted / Math.max(1, frees - best.from))
-        best = { counted, from: at };
+      readings.push({
+        allowance: Math.max(1, Math.floor((last - i) * HEADROOM)),
+        windowMs: windowFrom(at),
+      });
     }
-    return best;
+    readings.sort((a, b) => rate(b) - rate(a));
+    // Kept a tenth apart at least: a long trickle offers thousands that differ by little.
+    this.#slower = [];
+    for (const r of readings.slice(1)) {
+      const kept = this.#slower.at(-1) ?? (readings[0] as Reading);
+      if (rate(r) <= THIN * rate(kept)) this.#slower.push(r);
+    }
+    return readings[0] as Reading;
+  }
+
+  /**
+   * A refusal while paced. Refused well below the allowance, or before anything got through
+   * since the last pause: that says nothing of the rate (a fault, a pause the service
+   * extends); the gate holds the pause. Within the first window after a pause the window is
+   * still filling (the sends from before it have left): its count then says nothing of the
+   * pace (a bucket's refill refuses there, with the window half empty), and is read. A reading
+   * of a few requests (a bucket's refill, whose tokens came in fractions) is stretched a little,
+   * so the next is not a third refusal. A reading a little below the pace (the wait itself
+   * makes it so) is no news. When the first refusal left slower readings, the next of them
+   * (at most half the rate) is taken instead if it is faster than this one.
+   */
+  #pacedReading(
+    current: Reading,
+    start: number,
+    before: number,
+    frees: number,
+  ): Reading | undefined {
+    let counted = 0;
+    for (const at of this.#sent) if (at >= start && at < before) counted++;
+    const nothingThrough = counted === 0 && this.#acceptedSinceEpoch === 0;
+    const filling = before - start < current.windowMs;
+    const belowPace = !filling && this.#inWindow(before) < NEAR_FULL * current.allowance;
+    let learned: Reading | undefined;
+    if (!nothingThrough && !belowPace) {
+      counted = Math.max(counted, this.#acceptedSinceEpoch);
+      const margin = counted < FEW ? PACED_MARGIN : 1;
+      const reading = {
+        allowance: Math.max(1, Math.floor(counted * HEADROOM)),
+        windowMs: Math.max(1_000, Math.ceil((frees - start) * margin)),
+      };
+      if (rate(reading) <= SLOWER * rate(current)) learned = reading;
+    }
+    const next = this.#nextSlower(current);
+    if (next !== undefined && (learned === undefined || rate(next) > rate(learned))) return next;
+    return learned;
+  }
+
+  /**
+   * The next slower reading the first refusal allowed, at most half the rate. Those closer to
+   * it are dropped: a little slower says little (a bucket's refill, far slower, is read from the
+   * refusal itself).
+   */
+  #nextSlower(current: Reading): Reading | undefined {
+    while (this.#slower.length > 0) {
+      const next = this.#slower.shift() as Reading;
+      if (rate(next) <= STEP_DOWN * rate(current)) return next;
+    }
+    return undefined;
   }
 
   #setEpoch(at: number): void {
@@ -216,6 +275,9 @@ export class Pacer {
     if (this.off) return;
     const now = this.#clock.now();
     if (this.#epochStart !== undefined && now >= this.#epochStart) this.#acceptedSinceEpoch++;
+    // A whole allowance let through since the pause: the reading held.
+    if (this.#slower.length > 0 && this.#acceptedSinceEpoch >= (this.#allowance ?? Infinity))
+      this.#slower = [];
     if (this.#allowance === undefined || this.#lastRefusedAt === undefined) return;
     const quiet = Math.max(QUIET_MIN_MS, QUIET_WINDOWS * this.#windowMs) * this.#quietFactor;
     if (now - this.#lastRefusedAt < quiet || now - this.#lastRaisedAt < this.#windowMs) return;
@@ -253,13 +315,26 @@ export class Pacer {
 
   #trim(now: number): void {
     // Kept: what the window holds, and what the next refusal counts (since the epoch).
-    const windowStart = this.#allowance === undefined ? -Infinity : now - this.#span();
+    // While slower readings may still be taken, the sends their longer windows hold are kept.
+    const keepMs = this.#slower.reduce((ms, r) => Math.max(ms, r.windowMs), this.#span());
+    const windowStart = this.#allowance === undefined ? -Infinity : now - keepMs;
     const keepFrom = Math.min(windowStart, this.#epochStart ?? -Infinity);
     let drop = 0;
     while (drop < this.#sent.length && (this.#sent[drop] as number) < keepFrom) drop++;
     drop = Math.max(drop, this.#sent.length - MAX_KEPT);
     if (drop > 0) this.#sent.splice(0, drop);
   }
+}
+
+/** A reading of the service's limit: `allowance` requests in `windowMs`. */
+interface Reading {
+  allowance: number;
+  windowMs: number;
+}
+
+/** Requests per millisecond. */
+function rate(reading: Reading): number {
+  return reading.allowance / reading.windowMs;
 }
 
 function noTurn(at: number): Turn {
