@@ -1,8 +1,10 @@
 // Tables pad by display width: wide characters and emoji take two columns, combining marks
 // none, so columns line up whatever script a brand's name is written in.
 import stringWidth from 'string-width';
-import { expect, test } from 'vitest';
-import { fields, table } from '../../main/hosts/cli/output.ts';
+import { beforeAll, expect, test } from 'vitest';
+import { fields, loadDisplayWidth, table } from '../../main/hosts/cli/output.ts';
+
+beforeAll(loadDisplayWidth);
 
 test('columns line up for wide, emoji and combining names', () => {
   const lines = table(

@@ -2,7 +2,7 @@
 // options, runs the handler, and turns its outcome (or any error) into an exit code.
 import type { Command } from 'commander';
 import { createContext, type CliContext, type GlobalOptions } from './context.ts';
-import { EXIT, type ExitCode, type Streams, Output } from './output.ts';
+import { EXIT, type ExitCode, loadDisplayWidth, type Streams, Output } from './output.ts';
 
 export interface CliDeps {
   env: Record<string, string | undefined>;
@@ -24,6 +24,7 @@ export function action(deps: CliDeps, handler: Handler): (...args: unknown[]) =>
       ...(deps.streams ? { streams: deps.streams } : {}),
     });
     try {
+      if (options.json !== true) await loadDisplayWidth();
       const ctx = createContext(options, { env: deps.env, signal: deps.signal, output });
       deps.setExitCode((await handler(ctx, command)) ?? EXIT.ok);
     } catch (error) {

@@ -1,7 +1,6 @@
 // How the CLI speaks: human text or one JSON document on stdout, one clear error line on
 // stderr, and the exit codes of docs/product.md. Everything written passes the secret filter,
 // so the API key cannot reach the terminal even through a message we did not write.
-import stringWidth from 'string-width';
 import { ApiError, describeApiError } from '../../engine/api/index.ts';
 
 /** Exit codes (docs/product.md, The command line is a contract). */
@@ -141,17 +140,34 @@ function describeFailure(error: unknown): {
 
 // ---- formatting helpers for human output -------------------------------------------------
 
-/** Left-aligned columns with a header row. */
+let stringWidth: ((text: string) => number) | undefined;
+
 /**
- * Columns padded by display width (string-width): a wide character (漢字) or an emoji takes
- * two columns on a terminal, a combining accent none, so names of any script line up.
+ * Loads string-width, which human output pads by. Only for human output: its module sets up an
+ * Intl.Segmenter and Unicode tables at load, some 30 to 50 ms of every start, and a `--json`
+ * run (a script, cron) never pads a column.
+ */
+export async function loadDisplayWidth(): Promise<void> {
+  stringWidth ??= (await import('string-width')).default;
+}
+
+function displayWidth(text: string): number {
+  if (stringWidth === undefined)
+    throw new Error('Human output was formatted before loadDisplayWidth() ran.');
+  return stringWidth(text);
+}
+
+/**
+ * Left-aligned columns with a header row, padded by display width (string-width): a wide
+ * character (漢字) or an emoji takes two columns on a terminal, a combining accent none, so
+ * names of any script line up.
  */
 export function table(headers: string[], rows: string[][]): string[] {
   const widths = headers.map((h, i) =>
-    Math.max(stringWidth(h), ...rows.map((r) => stringWidth(r[i] ?? ''))),
+    Math.max(displayWidth(h), ...rows.map((r) => displayWidth(r[i] ?? ''))),
   );
   const pad = (cell: string, width: number) =>
-    cell + ' '.repeat(Math.max(0, width - stringWidth(cell)));
+    cell + ' '.repeat(Math.max(0, width - displayWidth(cell)));
   const line = (cells: string[]): string =>
     cells
       .map((cell, i) => (i === cells.length - 1 ? cell : pad(cell, widths[i] ?? 0)))
@@ -165,6 +181,6 @@ export function fields(
   entries: Array<[string, string | number | boolean | null | undefined]>,
 ): string[] {
   const shown = entries.filter(([, v]) => v !== undefined && v !== null && v !== '');
-  const width = Math.max(0, ...shown.map(([k]) => stringWidth(k)));
-  return shown.map(([k, v]) => `${k}:${' '.repeat(width - stringWidth(k) + 1)} ${String(v)}`);
+  const width = Math.max(0, ...shown.map(([k]) => displayWidth(k)));
+  return shown.map(([k, v]) => `${k}:${' '.repeat(width - displayWidth(k) + 1)} ${String(v)}`);
 }
