@@ -130,8 +130,42 @@ describe('opening the store', () => {
     again.close();
   });
 
+  it('version 4 drops jobs_runnable, and jobs queued before it are claimed in the same order', () => {
+    const file = join(temp.dir, 'v3.db');
+    const v3 = openStore({ file }, { migrations: migrations.slice(0, 3) });
+    const ids = [0, 5, 5, 1].map(
+      (priority, i) =>
+        v3.jobs.enqueue({ kind: 'upload', payload: { i }, priority }, 1_000 + i).job.id,
+    );
+    v3.close();
+    const store = openStore({ file });
+    try {
+      expect(store.schemaVersion).toBe(4);
+      const indexes = store.db
+        .all<{ name: string }>(
+          "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'jobs'",
+        )
+        .map((r) => r.name);
+      expect(indexes).not.toContain('jobs_runnable');
+      expect(indexes).toEqual(
+        expect.arrayContaining(['jobs_claim', 'jobs_active_key', 'jobs_state']),
+      );
+      const claimed = [0, 1, 2, 3].map(
+        () => store.jobs.claimNext(['upload'], 'owner', 10_000, 70_000)?.id,
+      );
+      // Highest priority first, then the earliest due.
+      expect(claimed).toEqual([ids[1], ids[2], ids[3], ids[0]]);
+      expect(store.integrityCheck()).toEqual(['ok']);
+    } finally {
+      store.close();
+    }
+  });
+
   it('rejects a migration list with gaps', () => {
-    const gap: Migration[] = [...migrations, { version: 5, name: 'gap', up: 'SELECT 1' }];
+    const gap: Migration[] = [
+      ...migrations,
+      { version: migrations.length + 2, name: 'gap', up: 'SELECT 1' },
+    ];
     expect(() => openStore({ file: join(temp.dir, 'g.db') }, { migrations: gap })).toThrowError(
       expect.objectContaining({
         code: 'MIGRATION_FAILED',

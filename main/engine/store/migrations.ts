@@ -6,6 +6,7 @@ import { StoreError } from './store-error.ts';
 import { schemaV1 } from './schema-v1.ts';
 import { schemaV2 } from './schema-v2.ts';
 import { schemaV3 } from './schema-v3.ts';
+import { schemaV4 } from './schema-v4.ts';
 
 export interface Migration {
   version: number;
@@ -18,6 +19,7 @@ export const migrations: readonly Migration[] = [
   { version: 1, name: 'initial', up: schemaV1 },
   { version: 2, name: 'jobs claim index', up: schemaV2 },
   { version: 3, name: 'library search: names, descriptions, sources', up: schemaV3 },
+  { version: 4, name: 'jobs: drop the index no claim reads', up: schemaV4 },
 ];
 
 export function schemaVersion(db: Database.Database): number {
