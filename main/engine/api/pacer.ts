@@ -8,11 +8,12 @@
 // - The refusal's Retry-After tells when the window frees: the window is the time from the
 //   start of that count to the moment the service lets requests through again.
 // - The count may also start later, at a request sent after a quiet gap at least as long as
-//   the wait the service asked for: a sliding window that frees then may have started there,
-//   since nothing it could hold came before. One refusal cannot tell these readings apart (a
-//   burst after a trickle reads fast from the burst, slow from the trickle's start): the
-//   fastest is taken, and the slower ones are kept for the next refusal (below). Counted from
-//   the first request only, a burst after hours of a trickle read as the trickle's rate.
+//   the window it would begin (from that request to when the service frees): such a window
+//   held nothing before it. One refusal cannot tell these readings apart (a burst after a slow
+//   trickle reads fast from the burst, slow from the trickle's start): the fastest is taken,
+//   and the slower ones are kept for the next refusal (below). Counted from the first request
+//   only, a burst after hours of a trickle read as the trickle's rate. A trickle denser than
+//   the service's window is still read from its start, too slow (see docs/service.md).
 //
 // From then on it keeps its own sliding window of that length with that many requests. A
 // refusal while paced with the window full learns again from the requests since the last
@@ -21,9 +22,9 @@
 // little, their tokens came in fractions). A refusal while the window was far from full, or
 // before anything got through since the pause, teaches nothing (a fault, a pause the service
 // extends): the gate holds the pause. While the first refusal's slower readings are kept (until
-// a whole allowance went through), a refusal steps down to the next of them (at most half the
-// rate) when that is faster than what it reads itself: the service's window was longer than
-// the stretch read, and still held the trickle before it. After a long quiet spell (ten
+// a whole allowance went through), a refusal steps down to the next clearly slower one whose
+// window was full, when that is faster than what it reads itself: the service's window was
+// longer than the stretch read, and still held the trickle before it. After a long quiet spell (ten
 // windows, at least half an hour) the rate grows a little, window by window, so that a limit
 // raised meanwhile is found again; a growth the service refuses makes the next probe wait twice
 // as long. A 429 without Retry-After teaches nothing: the calls back off on their own.
@@ -56,10 +57,11 @@ const ARRIVAL_SHARE = 0.01;
 const ARRIVAL_MAX_MS = 1_000;
 /** Retry-After comes in whole seconds: the wait it states may be this much longer than the service's. */
 const RETRY_AFTER_GRAIN_MS = 1_000;
+/** A count may begin after a gap only where the window's length before it held this share of it at most. */
+const QUIET_SHARE = 0.5;
 /** Slower readings of one refusal are kept a tenth apart at least. */
 const THIN = 0.9;
 /** A refusal in the first window after the pause steps down to at most this share of the rate. */
-const STEP_DOWN = 0.5;
 /** Sends remembered before any limit is learned (the first window's worth, and more). */
 const MAX_KEPT = 20_000;
 
@@ -177,13 +179,13 @@ export class Pacer {
 
   /**
    * The first refusal: what the service let through since the count began, in the time until
-   * it frees again. The count may also have begun at a later send that followed a quiet gap
-   * at least as long as the wait the service asked for: a sliding window that frees at
-   * `frees` and began there held nothing before it. One refusal cannot tell these readings
-   * apart (a burst after a trickle reads as a high rate from the burst, a low one from the
-   * trickle's start), so the fastest is taken and the slower ones are kept: a refusal in the
-   * first window after the pause steps down to them. Counted from the first request only, a
-   * burst after hours of one request a minute read as the hours' average.
+   * it frees again. The count may also have begun at a later send that followed a quiet gap at
+   * least as long as the window it would begin (that send to `frees`): such a window held
+   * nothing before it. One refusal cannot tell these readings apart (a burst after a slow
+   * trickle reads as a high rate from the burst, a low one from the trickle's start), so the
+   * fastest is taken and the slower ones are kept: a refusal just after the pause steps down to
+   * them. Counted from the first request only, a burst after hours of one request a minute read
+   * as the hours' average.
    */
   #firstReading(start: number, before: number, frees: number): Reading {
     let first = 0;
@@ -196,14 +198,20 @@ export class Pacer {
     const readings: Reading[] = [
       { allowance: Math.max(1, Math.floor(counted * HEADROOM)), windowMs: windowFrom(start) },
     ];
-    const gapNeeded = Math.max(0, frees - before - RETRY_AFTER_GRAIN_MS);
+    // The first send inside the window's length before `at` (both move forward with `at`).
+    let prior = 0;
     for (let i = first + 1; i < last; i++) {
       const at = this.#sent[i] as number;
-      if (at - (this.#sent[i - 1] as number) < gapNeeded) continue;
-      readings.push({
-        allowance: Math.max(1, Math.floor((last - i) * HEADROOM)),
-        windowMs: windowFrom(at),
-      });
+      const windowMs = windowFrom(at);
+      // Quiet for as long as the window this count would have: nothing before `at` could be in
+      // it. A shorter gap (a trickle inside the service's window) starts no count: read from
+      // there, the window still held what came before it, and the rate read was too fast.
+      if (at - (this.#sent[i - 1] as number) < windowMs - RETRY_AFTER_GRAIN_MS) continue;
+      // And busy after quiet: a stall within a burst, just before a refusal whose wait is short,
+      // starts no count (on a clock many times real time, tens of milliseconds read as seconds).
+      while ((this.#sent[prior] as number) < at - windowMs) prior++;
+      if (i - prior > QUIET_SHARE * (last - i)) continue;
+      readings.push({ allowance: Math.max(1, Math.floor((last - i) * HEADROOM)), windowMs });
     }
     readings.sort((a, b) => rate(b) - rate(a));
     // Kept a tenth apart at least: a long trickle offers thousands that differ by little.
@@ -223,8 +231,8 @@ export class Pacer {
    * pace (a bucket's refill refuses there, with the window half empty), and is read. A reading
    * of a few requests (a bucket's refill, whose tokens came in fractions) is stretched a little,
    * so the next is not a third refusal. A reading a little below the pace (the wait itself
-   * makes it so) is no news. When the first refusal left slower readings, the next of them
-   * (at most half the rate) is taken instead if it is faster than this one.
+   * makes it so) is no news, and takes no step down either. Otherwise, when the first refusal
+   * left slower readings, the next of them is taken instead if it is faster than this one.
    */
   #pacedReading(
     current: Reading,
@@ -245,22 +253,29 @@ export class Pacer {
         allowance: Math.max(1, Math.floor(counted * HEADROOM)),
         windowMs: Math.max(1_000, Math.ceil((frees - start) * margin)),
       };
-      if (rate(reading) <= SLOWER * rate(current)) learned = reading;
+      // The pace was about right: no step down either.
+      if (rate(reading) > SLOWER * rate(current)) return undefined;
+      learned = reading;
     }
-    const next = this.#nextSlower(current);
+    const next = this.#nextSlower(current, before);
     if (next !== undefined && (learned === undefined || rate(next) > rate(learned))) return next;
     return learned;
   }
 
   /**
-   * The next slower reading the first refusal allowed, at most half the rate. Those closer to
-   * it are dropped: a little slower says little (a bucket's refill, far slower, is read from the
-   * refusal itself).
+   * The next clearly slower reading the first refusal allowed that explains this refusal: its
+   * window, ending when the refused request left, was full. Those closer to the rate are
+   * dropped (a little slower is no news, as below), and so are those that would have had room
+   * for the request: a bucket's refill refuses with the burst's window far from full, and is
+   * read from the refusal itself.
    */
-  #nextSlower(current: Reading): Reading | undefined {
+  #nextSlower(current: Reading, before: number): Reading | undefined {
     while (this.#slower.length > 0) {
       const next = this.#slower.shift() as Reading;
-      if (rate(next) <= STEP_DOWN * rate(current)) return next;
+      if (rate(next) > SLOWER * rate(current)) continue;
+      let held = 0;
+      for (const at of this.#sent) if (at >= before - next.windowMs && at < before) held++;
+      if (held >= next.allowance) return next;
     }
     return undefined;
   }
