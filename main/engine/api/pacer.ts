@@ -24,10 +24,11 @@
 // extends): the gate holds the pause. While the first refusal's slower readings are kept (until
 // a whole allowance went through), a refusal steps down to the next clearly slower one whose
 // window was full, when that is faster than what it reads itself: the service's window was
-// longer than the stretch read, and still held the trickle before it. After a long quiet spell (ten
-// windows, at least half an hour) the rate grows a little, window by window, so that a limit
-// raised meanwhile is found again; a growth the service refuses makes the next probe wait twice
-// as long. A 429 without Retry-After teaches nothing: the calls back off on their own.
+// longer than the stretch read, and still held the trickle before it. After a long quiet spell
+// (ten windows, at least half an hour) the rate grows a little, window by window, so that a
+// limit raised meanwhile is found again; a growth the service refuses makes the next probe
+// wait twice as long. A 429 without Retry-After teaches nothing: the calls back off on their
+// own.
 import { realClock, type Clock } from './clock.ts';
 import type { RateGate } from './rate-gate.ts';
 
