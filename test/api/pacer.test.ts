@@ -133,6 +133,16 @@ async function settled(promise: Promise<unknown>): Promise<boolean> {
   return done;
 }
 
+/** The pacer's next turn, the manual clock moved on 10 ms at a time until it is given. */
+async function turnOnClock(
+  pacer: Pacer,
+  clock: ReturnType<typeof manualClock>,
+): ReturnType<Pacer['turn']> {
+  const turn = pacer.turn();
+  while (!(await settled(turn))) await clock.advance(10);
+  return turn;
+}
+
 test('no fixed floor or window: it learns whatever the refusal says, and waits for the window', async () => {
   const clock = manualClock();
   const pacer = new Pacer(clock);
@@ -167,12 +177,9 @@ test("a bucket's refill is learned from a refusal just after the pause, with the
   const clock = manualClock();
   const pacer = new Pacer(clock);
   const take = async () => {
-    const turn = pacer.turn();
-    let at: number | undefined;
-    void turn.then((t) => (at = t.at));
-    while (!(await settled(turn))) await clock.advance(10);
+    const { at } = await turnOnClock(pacer, clock);
     pacer.succeeded();
-    return at as number;
+    return at;
   };
   // The burst of 20: 8 at once, 12 half a second later; the 21st is refused until the next
   // token, 6 s on. Learned: 20 in 7 s.
@@ -256,16 +263,13 @@ async function trickleThenBurst(
   const pacer = new Pacer(clock);
   const limiter = createLimiter({ ...limit, clock: 'simulated' }, clock.now);
   const send = async (): Promise<boolean> => {
-    const turn = pacer.turn();
-    let taken: { at: number } | undefined;
-    void turn.then((t) => (taken = t));
-    while (!(await settled(turn))) await clock.advance(10);
+    const { at } = await turnOnClock(pacer, clock);
     const decision = limiter.hit('key');
     if (decision.ok) {
       pacer.succeeded();
       return true;
     }
-    pacer.refused(decision.retryAfterS * 1000, taken?.at);
+    pacer.refused(decision.retryAfterS * 1000, at);
     await clock.advance(decision.retryAfterS * 1000);
     return false;
   };

@@ -62,7 +62,6 @@ const RETRY_AFTER_GRAIN_MS = 1_000;
 const QUIET_SHARE = 0.5;
 /** Slower readings of one refusal are kept a tenth apart at least. */
 const THIN = 0.9;
-/** A refusal in the first window after the pause steps down to at most this share of the rate. */
 /** Sends remembered before any limit is learned (the first window's worth, and more). */
 const MAX_KEPT = 20_000;
 
@@ -241,8 +240,7 @@ export class Pacer {
     before: number,
     frees: number,
   ): Reading | undefined {
-    let counted = 0;
-    for (const at of this.#sent) if (at >= start && at < before) counted++;
+    let counted = this.#sentBetween(start, before);
     const nothingThrough = counted === 0 && this.#acceptedSinceEpoch === 0;
     const filling = before - start < current.windowMs;
     const belowPace = !filling && this.#inWindow(before) < NEAR_FULL * current.allowance;
@@ -274,9 +272,7 @@ export class Pacer {
     while (this.#slower.length > 0) {
       const next = this.#slower.shift() as Reading;
       if (rate(next) > SLOWER * rate(current)) continue;
-      let held = 0;
-      for (const at of this.#sent) if (at >= before - next.windowMs && at < before) held++;
-      if (held >= next.allowance) return next;
+      if (this.#sentBetween(before - next.windowMs, before) >= next.allowance) return next;
     }
     return undefined;
   }
@@ -314,6 +310,13 @@ export class Pacer {
     const at = sentAt === undefined ? -1 : this.#sent.lastIndexOf(sentAt);
     if (at >= 0) this.#sent.splice(at, 1);
     else this.#sent.pop();
+  }
+
+  /** Sends that left from `from` on, and before `to`. */
+  #sentBetween(from: number, to: number): number {
+    let count = 0;
+    for (const at of this.#sent) if (at >= from && at < to) count++;
+    return count;
   }
 
   /** Sends that still hold a slot of the window. */
