@@ -309,3 +309,61 @@ test("a bucket's burst and refill after an hour of a trickle: as fast as with no
   expect(after.seconds).toBeLessThanOrEqual(1.05 * fresh.seconds);
   expect(after.refusals).toBeLessThanOrEqual(fresh.refusals + 1);
 });
+
+/**
+ * A bucket of 20 refilled at `fromMax` an hour, learned over 100 requests; then the service
+ * lowers the refill to `toMax` an hour. Returns how many of the next 300 requests the service
+ * refused, and the pace learned before and after (ms per request).
+ */
+async function refillLowered(
+  fromMax: number,
+  toMax: number,
+): Promise<{ refusals: number; msBefore: number; msAfter: number }> {
+  const clock = manualClock();
+  const pacer = new Pacer(clock);
+  const bucket = (max: number) =>
+    createLimiter({ max, windowMs: 3_600_000, burst: 20, clock: 'simulated' }, clock.now);
+  let limiter = bucket(fromMax);
+  let refusals = 0;
+  const send = async (): Promise<void> => {
+    for (;;) {
+      const { at } = await turnOnClock(pacer, clock);
+      const decision = limiter.hit('key');
+      if (decision.ok) return pacer.succeeded();
+      refusals++;
+      pacer.refused(decision.retryAfterS * 1000, at);
+      await clock.advance(decision.retryAfterS * 1000);
+    }
+  };
+  const msPerRequest = () => pacer.windowMs / (pacer.allowance as number);
+  for (let i = 0; i < 100; i++) await send();
+  const msBefore = msPerRequest();
+  limiter = bucket(toMax);
+  for (let i = 0; i < 20; i++) await send(); // the new bucket starts full
+  refusals = 0;
+  for (let i = 0; i < 300; i++) await send();
+  return { refusals, msBefore, msAfter: msPerRequest() };
+}
+
+test('paced at one request a window, a refusal at the pace is read: not refused at every slot from then on', async () => {
+  // The refill is learned as one request every 2.55 s; then the service refills one every 3.6
+  // s. Paced at one request a window, the window is empty whenever a request leaves (its one
+  // slot has just freed): each refusal read as "the window far from full, not the pacer's
+  // rate", and nearly every slot was refused (252 times in the 300 requests).
+  const run = await refillLowered(1_500, 1_000);
+  expect(run.msBefore).toBeLessThan(2_600);
+  expect(run.refusals).toBeLessThanOrEqual(3);
+  expect(run.msAfter).toBeGreaterThanOrEqual(3_500);
+  expect(run.msAfter).toBeLessThanOrEqual(1.3 * 3_600);
+});
+
+test('a pace a little faster than the service takes the rate it reads: not refused again every half minute', async () => {
+  // The refill is learned as one request every 2.55 s; then the service refills one every 2.8
+  // s. Each refusal read a little slower than the pace, which was no news: the pace stayed,
+  // and was refused again every half minute or so (17 times in the 300 requests).
+  const run = await refillLowered(1_500, 1_286);
+  expect(run.msBefore).toBeLessThan(2_600);
+  expect(run.refusals).toBeLessThanOrEqual(3);
+  expect(run.msAfter).toBeGreaterThanOrEqual(2_700);
+  expect(run.msAfter).toBeLessThanOrEqual(1.3 * 2_800);
+});

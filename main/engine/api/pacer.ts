@@ -15,20 +15,20 @@
 //   only, a burst after hours of a trickle read as the trickle's rate. A trickle denser than
 //   the service's window is still read from its start, too slow (see docs/service.md).
 //
-// From then on it keeps its own sliding window of that length with that many requests. A
-// refusal while paced with the window full learns again from the requests since the last
-// pause, and keeps the reading only if it is clearly slower (a service with a burst and a slow
-// refill teaches the burst first, then the refill; a reading of a few requests is stretched a
-// little, their tokens came in fractions). A refusal while the window was far from full, or
-// before anything got through since the pause, teaches nothing (a fault, a pause the service
-// extends): the gate holds the pause. While the first refusal's slower readings are kept (until
-// a whole allowance went through), a refusal steps down to the next clearly slower one whose
-// window was full, when that is faster than what it reads itself: the service's window was
-// longer than the stretch read, and still held the trickle before it. After a long quiet spell
-// (ten windows, at least half an hour) the rate grows a little, window by window, so that a
-// limit raised meanwhile is found again; a growth the service refuses makes the next probe
-// wait twice as long. A 429 without Retry-After teaches nothing: the calls back off on their
-// own.
+// From then on it keeps its own sliding window of that length with that many requests. A refusal
+// while paced with the window full learns again from the requests since the last pause, and keeps
+// the reading if it is clearly slower (a service with a burst and a slow refill teaches the burst
+// first, then the refill; a reading of a few requests is stretched a little, their tokens came in
+// fractions). A little slower, read over a whole window since the pause, it slows the pace to that
+// rate in the same window. A refusal while the window (the refused request in it) was far from
+// full, or before anything got through since the pause, teaches nothing (a fault, a pause the
+// service extends): the gate holds the pause. While the first refusal's slower readings are kept
+// (until a whole allowance went through), a refusal steps down to the next clearly slower one whose
+// window was full, when that is faster than what it reads itself: the service's window was longer
+// than the stretch read, and still held the trickle before it. After a long quiet spell (ten
+// windows, at least half an hour) the rate grows a little, window by window, so that a limit raised
+// meanwhile is found again; a growth the service refuses makes the next probe wait twice as long. A
+// 429 without Retry-After teaches nothing: the calls back off on their own.
 import { realClock, type Clock } from './clock.ts';
 import type { RateGate } from './rate-gate.ts';
 
@@ -39,7 +39,7 @@ const HEADROOM = 1;
 /** A reading of FEW requests taken while already paced is stretched by this (see refused()). */
 const PACED_MARGIN = 1.25;
 const FEW = 5;
-/** Refused while the window held less than this share of the allowance: not the pacer's rate. */
+/** The window held under this share of the allowance (the refused request too): not the pace. */
 const NEAR_FULL = 0.8;
 /** A reading while paced lowers the rate only below this share of it. */
 const SLOWER = 0.7;
@@ -230,8 +230,9 @@ export class Pacer {
    * still filling (the sends from before it have left): its count then says nothing of the
    * pace (a bucket's refill refuses there, with the window half empty), and is read. A reading
    * of a few requests (a bucket's refill, whose tokens came in fractions) is stretched a little,
-   * so the next is not a third refusal. A reading a little below the pace (the wait itself
-   * makes it so) is no news, and takes no step down either. Otherwise, when the first refusal
+   * so the next is not a third refusal. A reading a little below the pace takes no step down;
+   * within the first window it is no news (the wait itself makes it so), after a whole window
+   * its rate is taken. Otherwise, when the first refusal
    * left slower readings, the next of them is taken instead if it is faster than this one.
    */
   #pacedReading(
@@ -243,7 +244,10 @@ export class Pacer {
     let counted = this.#sentBetween(start, before);
     const nothingThrough = counted === 0 && this.#acceptedSinceEpoch === 0;
     const filling = before - start < current.windowMs;
-    const belowPace = !filling && this.#inWindow(before) < NEAR_FULL * current.allowance;
+    // The refused request took a slot of the window too: paced at one a window, the window is
+    // empty whenever one leaves, and a refusal at the pace read as far below it (refused at
+    // nearly every slot from then on).
+    const belowPace = !filling && this.#inWindow(before) + 1 < NEAR_FULL * current.allowance;
     let learned: Reading | undefined;
     if (!nothingThrough && !belowPace) {
       counted = Math.max(counted, this.#acceptedSinceEpoch);
@@ -252,8 +256,17 @@ export class Pacer {
         allowance: Math.max(1, Math.floor(counted * HEADROOM)),
         windowMs: Math.max(1_000, Math.ceil((frees - start) * margin)),
       };
-      // The pace was about right: no step down either.
-      if (rate(reading) > SLOWER * rate(current)) return undefined;
+      if (rate(reading) > SLOWER * rate(current)) {
+        // Close to the pace: no step down. Read over a whole window since the pause and slower,
+        // its rate is taken, in the window already kept (the count may span many windows):
+        // the pace let the service refuse again. Left as it was, a pace a little too fast was
+        // refused again every few dozen requests, each refusal a little slower than the pace.
+        if (filling || rate(reading) >= rate(current)) return undefined;
+        return {
+          allowance: current.allowance,
+          windowMs: Math.ceil(current.allowance / rate(reading)),
+        };
+      }
       learned = reading;
     }
     const next = this.#nextSlower(current, before);
