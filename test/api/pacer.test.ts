@@ -201,6 +201,36 @@ test("a bucket's refill is learned from a refusal just after the pause, with the
   expect(msPerRequest).toBeGreaterThanOrEqual(6_000);
 });
 
+test('a later time told by a call of the same burst starts the next count: the refill is not read over seconds nothing could be sent', async () => {
+  const clock = manualClock();
+  const pacer = new Pacer(clock);
+  const take = async () => {
+    await turnOnClock(pacer, clock);
+    pacer.succeeded();
+  };
+  // 20 in 10 s; the 21st is refused until 1 s on. Half a second later a call that was in
+  // flight with it is refused until 3 s on: what the service freed went to requests let
+  // through after the first refusal, and the gate holds until then.
+  for (let i = 0; i < 20; i++) {
+    await take();
+    await clock.advance(500);
+  }
+  const [first, inFlight] = [await pacer.turn(), await pacer.turn()];
+  pacer.refused(1_000, first.at);
+  await clock.advance(500);
+  pacer.refused(3_000, inFlight.at);
+  // When the service frees: one through, the next refused for 3 s. That is one token in
+  // 3.1 s, read with a little margin (a reading of so few); counted from the time the first
+  // refusal told, it read as one in 7 s.
+  await clock.advance(3_000);
+  await take();
+  await clock.advance(100);
+  pacer.refused(3_000, (await pacer.turn()).at);
+  const msPerRequest = pacer.windowMs / (pacer.allowance as number);
+  expect(msPerRequest).toBeGreaterThanOrEqual(3_100);
+  expect(msPerRequest).toBeLessThanOrEqual(1.3 * 3_100);
+});
+
 test('a burst after hours of a trickle is read as the burst: the count starts after a gap as long as its window', async () => {
   const clock = manualClock();
   const pacer = new Pacer(clock);

@@ -32,7 +32,10 @@
 import { realClock, type Clock } from './clock.ts';
 import type { RateGate } from './rate-gate.ts';
 
-/** Refusals this close together are one burst (the calls in flight): the first teaches. */
+/**
+ * Refusals this close together are one burst (the calls in flight): the first teaches; the
+ * latest time one of them tells starts the next count.
+ */
 const SAME_BURST_MS = 2_000;
 /** Aim this share of the allowance learned. */
 const HEADROOM = 1;
@@ -149,7 +152,15 @@ export class Pacer {
     const sameBurst =
       this.#lastRefusedAt !== undefined && now - this.#lastRefusedAt < SAME_BURST_MS;
     this.#lastRefusedAt = now;
-    if (sameBurst || retryAfterMs === undefined) return;
+    if (retryAfterMs === undefined) return;
+    if (sameBurst) {
+      // A call of the same burst told a later time (requests in flight let through after the
+      // first refusal took what it freed): the count starts then, as the gate's pause ends. The
+      // refill read from the pause's end otherwise counted seconds when nothing could be sent.
+      const frees = now + Math.max(0, retryAfterMs);
+      if (this.#epochStart !== undefined && frees > this.#epochStart) this.#setEpoch(frees);
+      return;
+    }
     const start = this.#epochStart ?? now;
     const frees = now + Math.max(0, retryAfterMs);
     // Only what left before the refused request: those in flight with it were not answered yet.
