@@ -243,8 +243,8 @@ export class Pacer {
    * of a few requests (a bucket's refill, whose tokens came in fractions) is stretched a little,
    * so the next is not a third refusal. A reading a little below the pace takes no step down;
    * within the first window it is no news (the wait itself makes it so), after a whole window
-   * its rate is taken. Otherwise, when the first refusal
-   * left slower readings, the next of them is taken instead if it is faster than this one.
+   * its rate is taken. Otherwise, when the first refusal left slower readings, the next of
+   * them is taken instead if it is faster than this one.
    */
   #pacedReading(
     current: Reading,
