@@ -9,7 +9,7 @@ import { Pacer, pacerOf, RateGate, scaledClock } from '../../main/engine/api/ind
 import type { Clock } from '../../main/engine/api/index.ts';
 import type { LogEntry } from '../../simulator/request-log.ts';
 import { createLimiter } from '../../simulator/rate-limit.ts';
-import type { RateLimitOptions } from '../../simulator/rate-limit.ts';
+import type { RateLimiter, RateLimitOptions } from '../../simulator/rate-limit.ts';
 import { clientFor, startSim } from './helpers.ts';
 
 let sim: Awaited<ReturnType<typeof startSim>> | undefined;
@@ -278,6 +278,26 @@ test('a gap shorter than the window it would begin does not start the count: tha
 });
 
 /**
+ * One request through the pacer to a limiter, on the manual clock; a refusal is waited out for
+ * its Retry-After, as the rate gate does. Whether the limiter let it through.
+ */
+async function sendThrough(
+  pacer: Pacer,
+  clock: ReturnType<typeof manualClock>,
+  limiter: RateLimiter,
+): Promise<boolean> {
+  const { at } = await turnOnClock(pacer, clock);
+  const decision = limiter.hit('key');
+  if (decision.ok) {
+    pacer.succeeded();
+    return true;
+  }
+  pacer.refused(decision.retryAfterS * 1000, at);
+  await clock.advance(decision.retryAfterS * 1000);
+  return false;
+}
+
+/**
  * Requests through the pacer to the simulator's own limiter, on the manual clock: `trickle`
  * requests `gapMs` apart (a running app's refreshes and polls), then `burst` requests one
  * after the other, each refusal waited out for its Retry-After as the rate gate does. Returns
@@ -292,17 +312,7 @@ async function trickleThenBurst(
   const clock = manualClock();
   const pacer = new Pacer(clock);
   const limiter = createLimiter({ ...limit, clock: 'simulated' }, clock.now);
-  const send = async (): Promise<boolean> => {
-    const { at } = await turnOnClock(pacer, clock);
-    const decision = limiter.hit('key');
-    if (decision.ok) {
-      pacer.succeeded();
-      return true;
-    }
-    pacer.refused(decision.retryAfterS * 1000, at);
-    await clock.advance(decision.retryAfterS * 1000);
-    return false;
-  };
+  const send = () => sendThrough(pacer, clock, limiter);
   for (let i = 0; i < trickle; i++) {
     await send();
     await clock.advance(gapMs);
@@ -356,14 +366,7 @@ async function refillLowered(
   let limiter = bucket(fromMax);
   let refusals = 0;
   const send = async (): Promise<void> => {
-    for (;;) {
-      const { at } = await turnOnClock(pacer, clock);
-      const decision = limiter.hit('key');
-      if (decision.ok) return pacer.succeeded();
-      refusals++;
-      pacer.refused(decision.retryAfterS * 1000, at);
-      await clock.advance(decision.retryAfterS * 1000);
-    }
+    while (!(await sendThrough(pacer, clock, limiter))) refusals++;
   };
   const msPerRequest = () => pacer.windowMs / (pacer.allowance as number);
   for (let i = 0; i < 100; i++) await send();

@@ -153,16 +153,15 @@ export class Pacer {
       this.#lastRefusedAt !== undefined && now - this.#lastRefusedAt < SAME_BURST_MS;
     this.#lastRefusedAt = now;
     if (retryAfterMs === undefined) return;
+    const frees = now + Math.max(0, retryAfterMs);
     if (sameBurst) {
       // A call of the same burst told a later time (requests in flight let through after the
       // first refusal took what it freed): the count starts then, as the gate's pause ends. The
       // refill read from the pause's end otherwise counted seconds when nothing could be sent.
-      const frees = now + Math.max(0, retryAfterMs);
       if (this.#epochStart !== undefined && frees > this.#epochStart) this.#setEpoch(frees);
       return;
     }
     const start = this.#epochStart ?? now;
-    const frees = now + Math.max(0, retryAfterMs);
     // Only what left before the refused request: those in flight with it were not answered yet.
     const before = sentAt ?? now;
     const current = this.#allowance === undefined ? undefined : this.#reading();
