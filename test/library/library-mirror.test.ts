@@ -151,6 +151,27 @@ describe('refresh', () => {
     expect(localIds(brand)).toEqual(await serviceIds(brand));
   });
 
+  it('asks for the next page while it writes one of new items, and only then', async () => {
+    const brand = await readyBrand(300);
+    await mirror().syncBrand(brand);
+    h.sim.control.advance(3_600_000);
+    h.sim.control.seedLibrary(brand, { bulk: { count: 250 } });
+    // How many items the mirror held when each page was asked for.
+    const heldAtRequest: number[] = [];
+    const watched: LibraryPageSource = {
+      listLibraryPage: (id, query, options) => {
+        heldAtRequest.push(store.library.count(brand));
+        return h.client.listLibraryPage(id, query, options);
+      },
+    };
+    const result = await mirror(watched).syncBrand(brand);
+    // Pages 1 and 2 are all new: each next page is asked for before the page is written.
+    // Page 3 ends on known items: page 4 only once it is written (it may have been the last).
+    expect(heldAtRequest).toEqual([300, 300, 400, 550]);
+    expect(result).toMatchObject({ mode: 'refresh', requests: 4, inserted: 250 });
+    expect(localIds(brand)).toEqual(await serviceIds(brand));
+  });
+
   it('after a sync died half-way, the next refresh still finds every new item', async () => {
     const brand = await readyBrand(300);
     await mirror().syncBrand(brand);

@@ -102,7 +102,8 @@ export class LibraryMirror {
       removedIds: [],
     };
     // A full pass asks for the next page before writing the current one, so the service
-    // prepares it meanwhile. A refresh does not: it may stop after this page.
+    // prepares it meanwhile. A refresh may stop after this page: it asks ahead only when the
+    // page holds an item the mirror never had (then the page cannot be all known).
     const prefetch = mode === 'full';
     const local = new AbortController();
     const signal =
@@ -152,6 +153,16 @@ export class LibraryMirror {
           if (item === null) result.invalid++;
           else items.push(item);
         }
+        // The page's oldest item is the likeliest to be known: when even it is new, read on.
+        const oldest = items[items.length - 1];
+        if (next !== undefined && pending === null && oldest !== undefined) {
+          if (this.store.library.get(oldest.id) === undefined) pending = fetchPage(next);
+        }
+        if (pending !== null) {
+          // The page asked for ahead leaves before this page's writes hold the thread.
+          await new Promise((resolve) => setImmediate(resolve));
+          options.signal?.throwIfAborted();
+        }
         if (result.addedIds !== null && result.addedIds.length + items.length <= ADDED_NAMED) {
           for (const item of items) {
             const known = this.store.library.get(item.id);
@@ -176,7 +187,7 @@ export class LibraryMirror {
           result.fullPass = true;
           break;
         }
-        if (!prefetch) pending = fetchPage(next);
+        pending ??= fetchPage(next);
       }
       const at = this.now();
       this.store.transaction(() => {
