@@ -140,6 +140,31 @@ describe('files', () => {
     expect(store.files.observe({ ...base, size: 11 }).change).toBe('reappeared');
   });
 
+  it('writes a hash given with the stat into a new or changed row, never into an unchanged one', () => {
+    const base = {
+      brandId: 'b1',
+      relPath: 'a.png',
+      size: 10,
+      mtimeMs: 1000,
+      kind: 'image' as const,
+    };
+    const first = store.files.observe({ ...base, sha256: sha('a') });
+    expect(first).toMatchObject({ change: 'new', file: { sha256: sha('a'), state: 'waiting' } });
+    // Same stat: the row keeps the hash it has (the caller compares and sets its own).
+    const same = store.files.observe({ ...base, sha256: sha('b') });
+    expect(same).toMatchObject({ change: 'unchanged', file: { sha256: sha('a') } });
+    store.files.markUploaded(first.file.id, { imageId: 'img1', existing: false });
+    const changed = store.files.observe({ ...base, size: 11, sha256: sha('c') });
+    expect(changed).toMatchObject({
+      change: 'changed',
+      file: { sha256: sha('c'), state: 'waiting', imageId: null },
+    });
+    expect(() => store.files.observe({ ...base, relPath: 'b.png', sha256: 'ABC' })).toThrow(
+      /64 lowercase hex digits/,
+    );
+    expect(store.files.getByPath('b1', 'b.png')).toBeUndefined();
+  });
+
   it('treats NFC/NFD and case variants of one path as one file', () => {
     const nfd = 'Cafe\u0301/Logo.PNG';
     const a = store.files.observe({

@@ -607,6 +607,7 @@ export class FilePipeline {
       mtimeMs: stat.mtimeMs,
       inode: stat.ino || null,
       kind: kindOfArea(area),
+      ...(sha256 === null ? {} : { sha256 }),
     });
     if (sha256 === null || verdict.status === 'skipped') {
       const skip = verdict as Extract<Verdict, { status: 'skipped' }>;
@@ -693,7 +694,9 @@ export class FilePipeline {
         return 'skipped';
       }
       case 'upload':
-        files.setState(row.id, 'waiting', { reason: null, bytesSent: 0, attempts: 0, ...clear });
+        // A row just written for these bytes is in this state already: no second write.
+        if (!isFreshlyWaiting(row))
+          files.setState(row.id, 'waiting', { reason: null, bytesSent: 0, attempts: 0, ...clear });
         this.#deps.enqueueUpload({
           brandId: ref.brandId,
           sha256,
@@ -804,4 +807,16 @@ export class FilePipeline {
 
 function slotKey(ref: FileRef): string {
   return `${ref.brandId}\u0000${pathKey(ref.relPath)}`;
+}
+
+/** Waiting with nothing left of an earlier attempt: what a row for new bytes starts as. */
+function isFreshlyWaiting(row: LocalFile): boolean {
+  return (
+    row.state === 'waiting' &&
+    row.reason === null &&
+    row.bytesSent === 0 &&
+    row.attempts === 0 &&
+    row.lastError === null &&
+    row.nextRetryAt === null
+  );
 }

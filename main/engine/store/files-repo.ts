@@ -47,6 +47,11 @@ export interface FileObservation {
   mtimeMs: number;
   inode?: string | number | bigint | null;
   kind: FileKind;
+  /**
+   * The hash of the bytes seen with this stat, when the caller has it: a new or changed row
+   * is written with it at once (one write instead of two). An unchanged row keeps its own.
+   */
+  sha256?: string;
 }
 
 /** new: first sighting; changed: other size/mtime/inode (a new upload); unchanged; reappeared: was deleted. */
@@ -107,6 +112,15 @@ interface UploadRow {
 
 const sha256Pattern = /^[0-9a-f]{64}$/;
 
+function requireSha256(sha256: string): void {
+  if (!sha256Pattern.test(sha256)) {
+    throw new StoreError(
+      'INVALID_ARGUMENT',
+      `A sha256 must be 64 lowercase hex digits (got "${sha256}").`,
+    );
+  }
+}
+
 export class FilesRepo {
   private readonly db: Db;
   private readonly now: () => number;
@@ -132,6 +146,7 @@ export class FilesRepo {
       );
     }
     requireOneOf(input.kind, fileKinds, 'File kind');
+    if (input.sha256 !== undefined) requireSha256(input.sha256);
     const relPath = normalizeRelPath(input.relPath);
     const key = pathKey(relPath);
     const inode = input.inode === undefined || input.inode === null ? null : String(input.inode);
@@ -157,8 +172,8 @@ export class FilesRepo {
       );
       if (old === undefined) {
         const row = this.db.runGet<FileRow>(
-          `INSERT INTO files (brand_id, rel_path, path_key, size, mtime_ms, inode, kind, state, first_seen_at, updated_at)
-           VALUES (?, ?, ?, ?, ?, ?, ?, 'waiting', ?, ?) RETURNING *`,
+          `INSERT INTO files (brand_id, rel_path, path_key, size, mtime_ms, inode, kind, sha256, state, first_seen_at, updated_at)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'waiting', ?, ?) RETURNING *`,
           input.brandId,
           relPath,
           key,
@@ -166,6 +181,7 @@ export class FilesRepo {
           mtimeMs,
           inode,
           input.kind,
+          input.sha256 ?? null,
           at,
           at,
         );
@@ -190,7 +206,7 @@ export class FilesRepo {
         return { file: toFile(row as FileRow), change: 'unchanged' as const };
       }
       const row = this.db.runGet<FileRow>(
-        `UPDATE files SET rel_path = ?, size = ?, mtime_ms = ?, inode = ?, kind = ?, sha256 = NULL,
+        `UPDATE files SET rel_path = ?, size = ?, mtime_ms = ?, inode = ?, kind = ?, sha256 = ?,
            state = 'waiting', reason = NULL, bytes_sent = 0, image_id = NULL, existing = NULL, attempts = 0,
            next_retry_at = NULL, last_error = NULL, updated_at = ?
          WHERE id = ? RETURNING *`,
@@ -199,6 +215,7 @@ export class FilesRepo {
         mtimeMs,
         inode,
         input.kind,
+        input.sha256 ?? null,
         at,
         old.id,
       );
@@ -244,12 +261,7 @@ export class FilesRepo {
   }
 
   setHash(id: number, sha256: string): LocalFile {
-    if (!sha256Pattern.test(sha256)) {
-      throw new StoreError(
-        'INVALID_ARGUMENT',
-        `A sha256 must be 64 lowercase hex digits (got "${sha256}").`,
-      );
-    }
+    requireSha256(sha256);
     return this.update('sha256 = ?', [sha256], id);
   }
 
@@ -310,12 +322,7 @@ export class FilesRepo {
 
   recordUpload(upload: Omit<UploadRecord, 'uploadedAt'> & { uploadedAt?: number }): void {
     requireId(upload.brandId, 'brand');
-    if (!sha256Pattern.test(upload.sha256)) {
-      throw new StoreError(
-        'INVALID_ARGUMENT',
-        `A sha256 must be 64 lowercase hex digits (got "${upload.sha256}").`,
-      );
-    }
+    requireSha256(upload.sha256);
     this.db.run(
       `INSERT INTO uploads (brand_id, sha256, kind, image_id, existing, size, uploaded_at) VALUES (?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT(brand_id, sha256, kind) DO UPDATE SET image_id = coalesce(excluded.image_id, image_id)`,
