@@ -104,7 +104,7 @@ export class LibraryMirror {
     // A full pass asks for the next page before writing the current one, so the service
     // prepares it meanwhile. A refresh may stop after this page: it asks ahead only when the
     // page holds an item the mirror never had (then the page cannot be all known).
-    const prefetch = mode === 'full';
+    const readsEveryPage = mode === 'full';
     const local = new AbortController();
     const signal =
       options.signal === undefined ? local.signal : AbortSignal.any([options.signal, local.signal]);
@@ -145,7 +145,6 @@ export class LibraryMirror {
             );
           }
           seen.add(next);
-          if (prefetch) pending = fetchPage(next);
         }
         const items: LibraryItemInput[] = [];
         for (const raw of page.items) {
@@ -155,10 +154,11 @@ export class LibraryMirror {
         }
         // The page's oldest item is the likeliest to be known: when even it is new, read on.
         const oldest = items[items.length - 1];
-        if (next !== undefined && pending === null && oldest !== undefined) {
-          if (this.store.library.get(oldest.id) === undefined) pending = fetchPage(next);
-        }
-        if (pending !== null) {
+        const readsOn =
+          readsEveryPage ||
+          (oldest !== undefined && this.store.library.get(oldest.id) === undefined);
+        if (next !== undefined && readsOn) {
+          pending = fetchPage(next);
           // The page asked for ahead leaves before this page's writes hold the thread.
           await new Promise((resolve) => setImmediate(resolve));
           options.signal?.throwIfAborted();
