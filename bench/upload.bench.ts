@@ -6,8 +6,13 @@
 // on an unknown outcome). The app runs twice each round: from the sources (what the bin runs in
 // a clone without a build) and from a build of them (one bundle, what a packaged app runs).
 // Knobs: UPLOAD_BENCH_FILES (1000), UPLOAD_BENCH_REPS (3).
-import { spawn, spawnSync } from 'node:child_process';
+//
+// Beside the times, the CPU each side spent (Linux, from /proc): fetch's, the app's (all its
+// threads), and the simulator's meanwhile. Both runs are CPU-bound on a small machine, and
+// CPU seconds vary less from run to run than the times do on a shared one.
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { randomFillSync } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -24,6 +29,7 @@ const REPS = Number(process.env.UPLOAD_BENCH_REPS ?? 3);
 const SIZE = 100 * 1024;
 
 interface SimProcess {
+  pid: number;
   baseUrl: string;
   origin: string;
   control<T>(op: string, ...args: unknown[]): Promise<T>;
@@ -54,6 +60,7 @@ async function startSim(): Promise<SimProcess> {
     return body.data;
   };
   return {
+    pid: child.pid as number,
     baseUrl,
     origin,
     control: (op, ...args) =>
@@ -68,6 +75,41 @@ async function startSim(): Promise<SimProcess> {
       await new Promise((r) => child.once('exit', r));
     },
   };
+}
+
+const TICKS_PER_SECOND = (() => {
+  try {
+    return Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+  } catch {
+    return 100;
+  }
+})();
+
+/**
+ * CPU seconds (user and system) of a process so far, or with `children` of this process's
+ * children that have exited and been waited for (a finished `sync --once`). null without /proc.
+ */
+function cpuSeconds(pid: number | 'self', children = false): number | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the command name: state is the 3rd; utime, stime, cutime, cstime 14th-17th.
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const [user, system] = children ? [f[13], f[14]] : [f[11], f[12]];
+    return (Number(user) + Number(system)) / TICKS_PER_SECOND;
+  } catch {
+    return null;
+  }
+}
+
+const spent = (after: number | null, before: number | null): number | null =>
+  after === null || before === null ? null : after - before;
+
+interface Measured {
+  ms: number;
+  /** CPU seconds of the side measured (fetch's process, or the app's), null without /proc. */
+  cpu: number | null;
+  /** CPU seconds the simulator spent meanwhile. */
+  simCpu: number | null;
 }
 
 const seedBrand = (sim: SimProcess, name: string) =>
@@ -126,8 +168,10 @@ async function writeFiles(dir: string): Promise<string[]> {
   return files;
 }
 
-async function bareFetch(sim: SimProcess, files: string[], concurrency: number): Promise<number> {
+async function bareFetch(sim: SimProcess, files: string[], concurrency: number): Promise<Measured> {
   const brand = await seedBrand(sim, `Fetch ${Math.random()}`);
+  const simBefore = cpuSeconds(sim.pid);
+  const cpuBefore = process.cpuUsage();
   const start = performance.now();
   let next = 0;
   await Promise.all(
@@ -152,8 +196,10 @@ async function bareFetch(sim: SimProcess, files: string[], concurrency: number):
     }),
   );
   const ms = performance.now() - start;
+  const used = process.cpuUsage(cpuBefore);
+  const simCpu = spent(cpuSeconds(sim.pid), simBefore);
   await deleteBrand(sim, brand.id);
-  return ms;
+  return { ms, cpu: (used.user + used.system) / 1e6, simCpu };
 }
 
 /** The real bin, `sync --once`, over a brand folder holding the files: spawn to exit. */
@@ -163,7 +209,7 @@ async function syncOnce(
   files: string[],
   rep: string,
   buildDir?: string,
-): Promise<number> {
+): Promise<Measured> {
   const name = `App ${rep}`;
   const brand = await seedBrand(sim, name);
   const root = path.join(work, `root-${rep}`);
@@ -180,6 +226,8 @@ async function syncOnce(
     BRAND_SYNC_ROOT: root,
     ...(buildDir === undefined ? {} : { BRAND_SYNC_BUILD_DIR: buildDir }),
   };
+  const simBefore = cpuSeconds(sim.pid);
+  const appBefore = cpuSeconds('self', true);
   const start = performance.now();
   const child = spawn(process.execPath, [BIN, 'sync', '--once', '--json'], {
     env,
@@ -189,12 +237,32 @@ async function syncOnce(
   child.stdout!.on('data', (c: Buffer) => (out += c.toString()));
   const code = await new Promise<number | null>((r) => child.once('close', r));
   const ms = performance.now() - start;
+  const cpu = spent(cpuSeconds('self', true), appBefore);
+  const simCpu = spent(cpuSeconds(sim.pid), simBefore);
   const doc = JSON.parse(out) as { ok: boolean; sections: { folders?: { uploaded?: unknown[] } } };
   const uploaded = doc.sections.folders?.uploaded?.length ?? 0;
   if (code !== 0 || uploaded !== FILES)
     throw new Error(`sync --once: exit ${code}, ${uploaded} of ${FILES} uploaded`);
   await deleteBrand(sim, brand.id);
-  return ms;
+  return { ms, cpu, simCpu };
+}
+
+/** Median time and the runs; median CPU seconds of the side and of the simulator, when known. */
+function summary(runs: Measured[]) {
+  const ms = percentile(
+    runs.map((r) => r.ms),
+    50,
+  );
+  const known = (values: (number | null)[]) =>
+    values.every((v) => v !== null) ? percentile(values as number[], 50) : null;
+  return {
+    ms,
+    seconds: ms / 1000,
+    filesPerSecond: FILES / (ms / 1000),
+    runs: runs.map((r) => (r.ms / 1000).toFixed(2)).join(', '),
+    cpuSeconds: known(runs.map((r) => r.cpu)),
+    simulatorCpuSeconds: known(runs.map((r) => r.simCpu)),
+  };
 }
 
 const work = await mkdtemp(path.join(os.tmpdir(), 'bench-upload-'));
@@ -209,42 +277,50 @@ try {
   );
   if (built.status !== 0) throw new Error(`the build failed (exit ${built.status})`);
   await bareFetch(sim, files.slice(0, 50), 4); // warm the page cache and the simulator
-  const fetchRuns: number[] = [];
-  const appRuns: number[] = [];
-  const buildRuns: number[] = [];
+  const fetchRuns: Measured[] = [];
+  const appRuns: Measured[] = [];
+  const buildRuns: Measured[] = [];
   for (let rep = 1; rep <= REPS; rep++) {
     fetchRuns.push(await bareFetch(sim, files, 8));
     appRuns.push(await syncOnce(sim, work, files, `${rep}`));
     buildRuns.push(await syncOnce(sim, work, files, `${rep} built`, buildDir));
   }
-  const fetchMs = percentile(fetchRuns, 50);
-  const appMs = percentile(appRuns, 50);
-  const buildMs = percentile(buildRuns, 50);
-  const each = (values: number[]) => values.map((ms) => (ms / 1000).toFixed(2)).join(', ');
+  const fetch8 = summary(fetchRuns);
+  const app = summary(appRuns);
+  const fromBuild = summary(buildRuns);
+  // The CPU a run made the machine spend (its side and the simulator): fetch's over the app's.
+  const cpuVersusFetch = (side: ReturnType<typeof summary>): number | null =>
+    fetch8.cpuSeconds === null ||
+    fetch8.simulatorCpuSeconds === null ||
+    side.cpuSeconds === null ||
+    side.simulatorCpuSeconds === null
+      ? null
+      : Math.round(
+          ((fetch8.cpuSeconds + fetch8.simulatorCpuSeconds) /
+            (side.cpuSeconds + side.simulatorCpuSeconds)) *
+            1000,
+        ) / 1000;
+  const figures = ({ ms: _ms, ...rest }: ReturnType<typeof summary>) => rest;
   report('upload', {
     files: FILES,
     fileKiB: SIZE / 1024,
     repetitions: REPS,
-    fetch8: {
-      seconds: fetchMs / 1000,
-      filesPerSecond: FILES / (fetchMs / 1000),
-      runs: each(fetchRuns),
-    },
+    fetch8: figures(fetch8),
     syncOnce: {
-      seconds: appMs / 1000,
-      filesPerSecond: FILES / (appMs / 1000),
-      runs: each(appRuns),
+      ...figures(app),
       note: 'the real bin from spawn to exit: start-up, listing, scan, hash, classify, queue, upload',
     },
     syncOnceBuilt: {
-      seconds: buildMs / 1000,
-      filesPerSecond: FILES / (buildMs / 1000),
-      runs: each(buildRuns),
+      ...figures(fromBuild),
       note: 'the same, the bin running a build of the sources (BRAND_SYNC_BUILD_DIR)',
     },
-    throughputVsFetch: Math.round((fetchMs / appMs) * 1000) / 1000,
-    throughputVsFetchBuilt: Math.round((fetchMs / buildMs) * 1000) / 1000,
+    throughputVsFetch: Math.round((fetch8.ms / app.ms) * 1000) / 1000,
+    throughputVsFetchBuilt: Math.round((fetch8.ms / fromBuild.ms) * 1000) / 1000,
     target: 'throughputVsFetch >= 0.9 (from the sources and from a build)',
+    cpuVsFetch: cpuVersusFetch(app),
+    cpuVsFetchBuilt: cpuVersusFetch(fromBuild),
+    cpuNote:
+      'CPU seconds of a fetch run (fetch and the simulator) over an app run (the app and the simulator): what the ratio would be where both are CPU-bound',
   });
 } finally {
   await sim.close();
