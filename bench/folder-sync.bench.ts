@@ -29,6 +29,7 @@ import { folderSyncFeature } from '../main/engine/folder-sync/folder-sync-featur
 import { DEFAULT_UPLOAD_CONCURRENCY } from '../main/engine/folder-sync/upload-job.ts';
 import { DEFAULT_STABILITY_WINDOW_MS } from '../main/engine/folder-parts/stability.ts';
 import { openStore } from '../main/engine/store/index.ts';
+import { CLK_TCK, cpuTicks } from './proc-cpu.ts';
 import { percentile, report, type Figures } from './report.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -45,8 +46,6 @@ const PARTS = new Set(
 const DROPS = 40;
 const MEAN_SIZE = 100_000;
 const UPLOAD_CONCURRENCY = DEFAULT_UPLOAD_CONCURRENCY; // what the engine runs with
-const CLK_TCK =
-  Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout.trim()) || 100;
 
 // ---- the simulator in its own process ----------------------------------------------------
 
@@ -373,12 +372,9 @@ async function throughput(work: string): Promise<Figures> {
 // ---- 3. idle -------------------------------------------------------------------------------
 
 function procStat(pid: number): { cpuTicks: number; rssKiB: number; hwmKiB: number } {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  const cpuTicks = Number(fields[11]) + Number(fields[12]); // utime + stime
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   const kib = (name: string) => Number(new RegExp(`${name}:\\s+(\\d+)`).exec(status)?.[1] ?? NaN);
-  return { cpuTicks, rssKiB: kib('VmRSS'), hwmKiB: kib('VmHWM') };
+  return { cpuTicks: cpuTicks(pid), rssKiB: kib('VmRSS'), hwmKiB: kib('VmHWM') };
 }
 
 /** Compiles the current sources into `dir` and stamps the build, as `npm run build` does. */

@@ -10,15 +10,15 @@
 // Beside the times, the CPU each side spent (Linux, from /proc): fetch's, the app's (all its
 // threads), and the simulator's meanwhile. Both runs are CPU-bound on a small machine, and
 // CPU seconds vary less from run to run than the times do on a shared one.
-import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { randomFillSync } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { DEFAULT_STABILITY_WINDOW_MS } from '../main/engine/folder-parts/stability.ts';
+import { CLK_TCK, cpuTicks } from './proc-cpu.ts';
 import { percentile, report } from './report.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -77,25 +77,10 @@ async function startSim(): Promise<SimProcess> {
   };
 }
 
-const TICKS_PER_SECOND = (() => {
-  try {
-    return Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
-  } catch {
-    return 100;
-  }
-})();
-
-/**
- * CPU seconds (user and system) of a process so far, or with `children` of this process's
- * children that have exited and been waited for (a finished `sync --once`). null without /proc.
- */
+/** CPU seconds of a process, or of this one's finished children (cpuTicks); null without /proc. */
 function cpuSeconds(pid: number | 'self', children = false): number | null {
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // Fields after the command name: state is the 3rd; utime, stime, cutime, cstime 14th-17th.
-    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    const [user, system] = children ? [f[13], f[14]] : [f[11], f[12]];
-    return (Number(user) + Number(system)) / TICKS_PER_SECOND;
+    return cpuTicks(pid, children) / CLK_TCK;
   } catch {
     return null;
   }
