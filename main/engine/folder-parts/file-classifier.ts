@@ -13,6 +13,7 @@ import {
   checkWebp,
   type StructureCheck,
 } from './image-structure.ts';
+import { rasterBySignature } from './raster-signature.ts';
 import { sniffSvg } from './svg-sniff.ts';
 
 /** The service's limit, where every assumption lives (docs/service.md, 10 MB upload limit: 10,000,000 bytes). */
@@ -98,8 +99,8 @@ type FileTypeModule = typeof FileType;
 let fileType: Promise<FileTypeModule> | undefined;
 
 /**
- * The file-type parser (some 35 modules), loaded when first needed: the main thread of a
- * `sync --once` leaves judging bytes to the hasher threads, which load it as they start.
+ * The file-type parser (some 35 modules), loaded when first needed: PNG, JPEG and WebP are
+ * told by their signatures (raster-signature.ts), so a folder of them never loads it.
  */
 export function loadFileType(): Promise<FileTypeModule> {
   return (fileType ??= import('file-type'));
@@ -109,9 +110,9 @@ export function loadFileType(): Promise<FileTypeModule> {
 export async function classifyBytes(bytes: Uint8Array, area: UploadArea): Promise<Verdict> {
   if (bytes.length === 0) return EMPTY;
   if (bytes.length > MAX_UPLOAD_BYTES) return tooLarge(bytes.length);
-  const { fileTypeFromBuffer } = await loadFileType();
-  const detected = await fileTypeFromBuffer(bytes);
-  const raster = detected && RASTER.get(detected.ext);
+  const ext =
+    rasterBySignature(bytes) ?? (await (await loadFileType()).fileTypeFromBuffer(bytes))?.ext;
+  const raster = ext === undefined ? undefined : RASTER.get(ext);
   if (raster && raster.kind !== 'svg') {
     const check = STRUCTURE[raster.kind](bytes);
     if (!check.complete) {
@@ -124,7 +125,7 @@ export async function classifyBytes(bytes: Uint8Array, area: UploadArea): Promis
     }
     return { status: 'accepted', ...raster };
   }
-  if (detected === undefined || detected.ext === 'xml') {
+  if (ext === undefined || ext === 'xml') {
     const svg = sniffSvg(bytes);
     if (svg.svg) {
       if (area !== 'logo') {
@@ -142,9 +143,10 @@ export async function classifyBytes(bytes: Uint8Array, area: UploadArea): Promis
       return { status: 'accepted', kind: 'svg', mime: 'image/svg+xml' };
     }
   }
-  const name = detected
-    ? (FORMAT_NAMES[detected.ext] ?? detected.ext.toUpperCase())
-    : 'This file (format not recognised)';
+  const name =
+    ext === undefined
+      ? 'This file (format not recognised)'
+      : (FORMAT_NAMES[ext] ?? ext.toUpperCase());
   return skip('UNSUPPORTED_FORMAT', `${name} is not accepted: ${acceptedFormats(area)}`);
 }
 

@@ -5,7 +5,6 @@
 import { parentPort } from 'node:worker_threads';
 import {
   classifyBytes,
-  loadFileType,
   MAX_UPLOAD_BYTES,
   type UploadArea,
   type Verdict,
@@ -41,10 +40,7 @@ async function hashOne(absPath: string, area: UploadArea | null): Promise<HashWi
   return verdict === undefined ? result : { ...result, verdict };
 }
 
-// Loaded while the thread waits for its first batch (a warmed thread: before any file).
-void loadFileType().catch(() => undefined);
-
-// Batches one after another, in order (a verdict awaits the file-type parser).
+// Batches one after another, in order (a verdict may await the file-type parser).
 let chain = Promise.resolve();
 parentPort?.on('message', (request: HashRequest) => {
   chain = chain.then(async () => {
