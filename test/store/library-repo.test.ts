@@ -114,7 +114,13 @@ describe('library items', () => {
 
   it('counts trusted known items and rewrites only what changed', () => {
     const first = store.library.upsertPage('b1', [item(1), item(2)], { seq: 1, trustedSeq: 0 });
-    expect(first).toEqual({ inserted: 2, updated: 0, unchanged: 0, trustedKnown: 0 });
+    expect(first).toEqual({
+      inserted: 2,
+      updated: 0,
+      unchanged: 0,
+      trustedKnown: 0,
+      added: ['item-00001', 'item-00002'],
+    });
     // Seen by sync 1, which has not completed: not yet trusted by sync 2.
     const second = store.library.upsertPage(
       'b1',
@@ -124,9 +130,15 @@ describe('library items', () => {
         trustedSeq: 0,
       },
     );
-    expect(second).toEqual({ inserted: 1, updated: 1, unchanged: 1, trustedKnown: 0 });
+    expect(second).toEqual({
+      inserted: 1,
+      updated: 1,
+      unchanged: 1,
+      trustedKnown: 0,
+      added: ['item-00003'],
+    });
     const third = store.library.upsertPage('b1', [item(1), item(3)], { seq: 3, trustedSeq: 2 });
-    expect(third).toEqual({ inserted: 0, updated: 0, unchanged: 2, trustedKnown: 2 });
+    expect(third).toEqual({ inserted: 0, updated: 0, unchanged: 2, trustedKnown: 2, added: [] });
   });
 
   it('marks items a full pass did not see as removed, and revives them when they return', () => {
@@ -139,8 +151,9 @@ describe('library items', () => {
       removed: true,
       removedAt: t.clock.now,
     });
-    const back = store.library.upsertPage('b1', [item(2)], { seq: 3, trustedSeq: 2 });
-    expect(back.trustedKnown).toBe(0);
+    const back = store.library.upsertPage('b1', [item(2), item(3)], { seq: 3, trustedSeq: 2 });
+    expect(back.trustedKnown).toBe(1);
+    expect(back.added).toEqual(['item-00002']); // back after its removal; item 3 never left
     expect(store.library.get('item-00002')?.removed).toBe(false);
   });
 

@@ -163,20 +163,15 @@ export class LibraryMirror {
           await new Promise((resolve) => setImmediate(resolve));
           options.signal?.throwIfAborted();
         }
-        if (result.addedIds !== null && result.addedIds.length + items.length <= ADDED_NAMED) {
-          for (const item of items) {
-            const known = this.store.library.get(item.id);
-            if (known === undefined || known.removed) result.addedIds.push(item.id);
-          }
-        } else {
-          result.addedIds = null;
-        }
         const stored = this.store.library.upsertPage(
           brandId,
           items,
           { seq, trustedSeq },
           this.now(),
         );
+        if (result.addedIds !== null && result.addedIds.length + stored.added.length <= ADDED_NAMED)
+          result.addedIds.push(...stored.added);
+        else result.addedIds = null;
         result.itemsRead += page.items.length;
         result.inserted += stored.inserted;
         result.updated += stored.updated;

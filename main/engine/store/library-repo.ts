@@ -65,6 +65,8 @@ export interface PageUpsertResult {
   unchanged: number;
   /** Items that were already mirrored by a sync numbered <= trustedSeq, and not removed. */
   trustedKnown: number;
+  /** IDs of the items new to the mirror or back after a removal, in the page's order. */
+  added: string[];
 }
 
 interface ItemRow {
@@ -118,7 +120,13 @@ export class LibraryRepo {
     at: number = this.now(),
   ): PageUpsertResult {
     requireId(brandId, 'brand');
-    const result: PageUpsertResult = { inserted: 0, updated: 0, unchanged: 0, trustedKnown: 0 };
+    const result: PageUpsertResult = {
+      inserted: 0,
+      updated: 0,
+      unchanged: 0,
+      trustedKnown: 0,
+      added: [],
+    };
     if (items.length === 0) return result;
     return this.db.relaxed(() =>
       this.db.tx(() => {
@@ -162,6 +170,7 @@ export class LibraryRepo {
           const old = known.get(item.id);
           if (old !== undefined && old.removed === 0 && old.first_seen_seq <= sync.trustedSeq)
             result.trustedKnown++;
+          if (old === undefined || old.removed !== 0) result.added.push(item.id);
           if (
             old !== undefined &&
             old.raw_json === rawJson &&
