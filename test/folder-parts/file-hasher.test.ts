@@ -112,6 +112,44 @@ describe('HasherPool', () => {
     expect(await pool.hash(path.join(dir, 'a.png'))).not.toHaveProperty('verdict');
   });
 
+  it('hashes the first small files itself while its thread starts, the same way', async () => {
+    pool = new HasherPool({ threads: 1 });
+    const png = makePng({ seed: 5 });
+    const big = bytes(2 * 1024 * 1024, 9); // over 1 MiB: always a thread's
+    const names = Array.from({ length: 12 }, (_, i) => `s${i}.png`);
+    for (const name of names) await writeFile(path.join(dir, name), png);
+    await writeFile(path.join(dir, 'big.bin'), big);
+    const bigHash = pool.hash(path.join(dir, 'big.bin'));
+    const small = names.map((name) => pool!.hash(path.join(dir, name), 'library-upload'));
+    // 8 at most, before any thread answered; the rest, like the big one, went to the thread.
+    expect(pool.hashedInline).toBe(8);
+    expect(pool.runningThreads).toBe(1);
+    const expected = {
+      status: 'hashed',
+      sha256: sha256(png),
+      stat: expect.objectContaining({ size: png.length }),
+      verdict: { status: 'accepted', kind: 'png', mime: 'image/png' },
+    };
+    for (const result of await Promise.all(small)) expect(result).toEqual(expected);
+    expect(await bigHash).toMatchObject({ status: 'hashed', sha256: sha256(big) });
+    // The thread has answered: every file goes to it now.
+    expect(await pool.hash(path.join(dir, names[0]!), 'library-upload')).toEqual(expected);
+    expect(pool.hashedInline).toBe(8);
+  });
+
+  it('hashes a file itself again once its idle thread has stopped', async () => {
+    pool = new HasherPool({ threads: 1, idleThreadMs: 30 });
+    const png = makePng({ seed: 6 });
+    const file = path.join(dir, 'again.png');
+    await writeFile(file, png);
+    const many = Array.from({ length: 10 }, () => pool!.hash(file));
+    await Promise.all(many); // 8 here, 2 by the thread, which then answered
+    expect(pool.hashedInline).toBe(8);
+    await expect.poll(() => pool!.runningThreads, { timeout: 5000 }).toBe(0);
+    expect(await pool.hash(file)).toMatchObject({ status: 'hashed', sha256: sha256(png) });
+    expect(pool.hashedInline).toBe(9);
+  });
+
   it('rejects a bad thread count with a clear error', () => {
     expect(() => new HasherPool({ threads: 0 })).toThrow(/positive integer/);
   });

@@ -2,16 +2,18 @@
 // big synchronous reads into one buffer, fed batches of paths so that a message costs
 // little per file. Node's sha256 is OpenSSL's, so what is left to win over
 // `openssl dgst` is per-file overhead and a second core.
+import { statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { FolderError } from './folder-errors.ts';
 import type { UploadArea } from './file-classifier.ts';
-import type { HashRequest, HashResponse, HashWithVerdict } from './hash-worker.ts';
+import { hashOne, type HashWithVerdict } from './hash-one.ts';
+import type { HashRequest, HashResponse } from './hash-worker.ts';
 
 export type { HashResult } from './sha256-file.ts';
-export type { HashWithVerdict } from './hash-worker.ts';
+export type { HashWithVerdict } from './hash-one.ts';
 
 // Same extension as this module: .ts when run from source, .js once built.
 const WORKER_URL = new URL(
@@ -54,6 +56,12 @@ interface Slot {
 // round trip to the main thread.
 const BATCHES_IN_FLIGHT = 2;
 const DEFAULT_IDLE_THREAD_MS = 2000;
+// A thread takes tens of ms to start (60 to 70 on 2 busy cores, while a sync pass lists
+// brands): until the first one answers, the pool hashes this many files itself, each at
+// most this large (some 0.3 ms of this thread for 100 KB), so that the first uploads need
+// not wait for it. Few and small, so that the event loop is never held for long.
+const INLINE_BEFORE_READY = 8;
+const INLINE_MAX_BYTES = 1024 * 1024;
 
 export class HasherPool {
   readonly threads: number;
@@ -65,6 +73,12 @@ export class HasherPool {
   #nextId = 1;
   #flushScheduled = false;
   #closed = false;
+  /** A running thread has answered: until all stop, every file goes to the threads. */
+  #answered = false;
+  #inlineLeft = INLINE_BEFORE_READY;
+  #inlineBuffer: Buffer | undefined;
+  /** Files hashed on the calling thread while no hasher thread was ready. */
+  hashedInline = 0;
 
   constructor(opts: HasherPoolOptions = {}) {
     const threads = opts.threads ?? Math.max(1, Math.min(4, os.availableParallelism() - 1));
@@ -83,6 +97,13 @@ export class HasherPool {
   hash(absPath: string, judgeFor?: UploadArea): Promise<HashWithVerdict> {
     if (this.#closed) {
       return Promise.reject(new FolderError('HASHER_CLOSED', 'The hasher pool is closed'));
+    }
+    if (!this.#answered && this.#inlineLeft > 0 && isSmallFile(absPath)) {
+      this.#inlineLeft--;
+      this.hashedInline++;
+      this.warm(); // the thread starts meanwhile, for the files after these
+      this.#inlineBuffer ??= Buffer.allocUnsafe(64 * 1024);
+      return hashOne(absPath, judgeFor ?? null, this.#inlineBuffer);
     }
     return new Promise((resolve, reject) => {
       this.#queue.push({ absPath, area: judgeFor ?? null, resolve, reject });
@@ -162,6 +183,7 @@ export class HasherPool {
       retired: false,
     };
     slot.worker.on('message', (response: HashResponse) => {
+      this.#answered = true;
       const batch = slot.inFlight.get(response.id);
       slot.inFlight.delete(response.id);
       batch?.forEach((job, i) => {
@@ -203,6 +225,11 @@ export class HasherPool {
       slot.retired = true;
       this.#slots.splice(this.#slots.indexOf(slot), 1);
       void slot.worker.terminate();
+      if (this.#slots.length === 0) {
+        // The next file starts a thread again: the first few are hashed here meanwhile.
+        this.#answered = false;
+        this.#inlineLeft = INLINE_BEFORE_READY;
+      }
     }, this.#idleThreadMs);
     slot.idleTimer.unref();
   }
@@ -229,5 +256,15 @@ export class HasherPool {
       }),
     );
     this.#slots.length = 0;
+  }
+}
+
+/** A regular file small enough to hash on the calling thread (any doubt: not). */
+function isSmallFile(absPath: string): boolean {
+  try {
+    const s = statSync(absPath, { throwIfNoEntry: false });
+    return s !== undefined && s.isFile() && s.size <= INLINE_MAX_BYTES;
+  } catch {
+    return false;
   }
 }
