@@ -6,6 +6,7 @@
 //     have missed something;
 //   - uploads and logos are durable jobs; a pass reports what was uploaded, skipped and
 //     failed, with reasons.
+import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import type {
   EngineFeature,
@@ -178,8 +179,14 @@ export class FolderSync implements EngineFeature {
 
   /** Queues a scan of every linked brand folder (the brand listing queues the rest). */
   reconcile(): void {
-    // The scans follow in moments, or once the brand listing is in.
+    // The scans follow in moments, or once the brand listing is in: the hasher's thread and
+    // the root's case probe start now, while brands are listed (some 20 ms of file system
+    // calls that the first scan waited for, after the listing). A root not made yet is made
+    // and probed by the first scan, after the listing, as before.
     this.pipeline.warmHasher();
+    void stat(this.#root)
+      .then((s) => (s.isDirectory() ? this.#prepare() : undefined))
+      .catch(() => undefined); // the scan that needs it prepares again, and reports why
     for (const brand of this.brandDirs.linked()) this.#enqueueScan(brand.id);
   }
 
@@ -224,6 +231,7 @@ export class FolderSync implements EngineFeature {
     await this.#watch?.close();
     await this.pipeline.close();
     await Promise.allSettled([...this.#scans.values()].map((s) => s.running));
+    await this.#ready?.catch(() => undefined); // a probe started ahead leaves no file behind
     this.#notices.close();
   }
 
