@@ -134,8 +134,14 @@ function createLibraryFeature(parts: EngineParts, options: LibraryFeatureOptions
   // While more uploads wait, a little later, so that the burst shares one refresh; after the
   // last one, now (a waiting refresh is brought forward): a `sync --once` that waits for it
   // is not held for the delay after its last upload.
+  // Uploads still running here answer without a read of the jobs (one a finished upload).
   const refreshAfterUpload = (brandId: string): void =>
-    refreshSoon(brandId, store.jobs.hasActive(UPLOAD_KIND) ? REFRESH_AFTER_UPLOAD_MS : 0);
+    refreshSoon(
+      brandId,
+      queue.runningOf(UPLOAD_KIND) > 0 || store.jobs.hasActive(UPLOAD_KIND)
+        ? REFRESH_AFTER_UPLOAD_MS
+        : 0,
+    );
 
   const offs = [
     // Synchronous on purpose: the jobs exist before the listing's job ends, so a sync pass

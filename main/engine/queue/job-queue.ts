@@ -457,7 +457,8 @@ export class JobQueue {
     this.wake = { at, cancel };
   }
 
-  private runningOf(kind: string): number {
+  /** Jobs of this kind this queue runs now (not those of other processes). */
+  runningOf(kind: string): number {
     let n = 0;
     for (const run of this.running.values()) if (run.job.kind === kind) n++;
     return n;
