@@ -23,11 +23,21 @@ afterEach(async () => {
 
 type Refusal = '401' | '403' | '429' | 'cut';
 
-/** A storage host in front of the simulator's files that answers `refusal` for one path. */
+/**
+ * A storage host in front of the simulator's files that answers `refusal` for one path. A 429
+ * with Retry-After holds every download from that host, by design (download-cut.test.ts): it
+ * is answered once the other file has been served, or the other brand's delivery would
+ * depend on which request came first.
+ */
 async function startStorage(refused: () => string | null, refusal: Refusal): Promise<string> {
   const simOrigin = new URL(h.sim.baseUrl).origin;
-  storage = createServer((req, res) => {
+  let otherServed: () => void = () => {};
+  const served = new Promise<void>((resolve) => (otherServed = resolve));
+  storage = createServer(async (req, res) => {
     if (req.url === refused()) {
+      if (refusal === '429') {
+        await Promise.race([served, new Promise((resolve) => setTimeout(resolve, 5000))]);
+      }
       if (refusal === 'cut') {
         res.writeHead(200, { 'content-type': 'application/zip', 'content-length': '100000' });
         res.write(Buffer.alloc(1000, 1));
@@ -47,6 +57,7 @@ async function startStorage(refused: () => string | null, refusal: Refusal): Pro
       (answer) => {
         res.writeHead(answer.statusCode ?? 502, answer.headers);
         answer.pipe(res);
+        res.on('finish', otherServed);
       },
     );
     req.pipe(upstream);
