@@ -6,7 +6,7 @@
 //     have missed something;
 //   - uploads and logos are durable jobs; a pass reports what was uploaded, skipped and
 //     failed, with reasons.
-import { stat } from 'node:fs/promises';
+import { statSync } from 'node:fs';
 import path from 'node:path';
 import type {
   EngineFeature,
@@ -182,11 +182,12 @@ export class FolderSync implements EngineFeature {
     // The scans follow in moments, or once the brand listing is in: the hasher's thread and
     // the root's case probe start now, while brands are listed (some 20 ms of file system
     // calls that the first scan waited for, after the listing). A root not made yet is made
-    // and probed by the first scan, after the listing, as before.
+    // and probed by the first scan, after the listing, as before. The probe is begun before
+    // any await, so that stop() finds it and waits for it.
     this.pipeline.warmHasher();
-    void stat(this.#root)
-      .then((s) => (s.isDirectory() ? this.#prepare() : undefined))
-      .catch(() => undefined); // the scan that needs it prepares again, and reports why
+    if (isDirectory(this.#root) && !this.pipeline.closed) {
+      this.#prepare().catch(() => undefined); // the scan that needs it prepares again, and says why
+    }
     for (const brand of this.brandDirs.linked()) this.#enqueueScan(brand.id);
   }
 
@@ -402,5 +403,14 @@ export class FolderSync implements EngineFeature {
 
   #enqueueLogo(brandId: string): void {
     this.#logos.enqueue({ brandId }, { key: logoKey(brandId), brandId, priority: 1 });
+  }
+}
+
+/** Whether `dir` is a folder now (a missing or unreadable one is not). */
+function isDirectory(dir: string): boolean {
+  try {
+    return statSync(dir, { throwIfNoEntry: false })?.isDirectory() === true;
+  } catch {
+    return false;
   }
 }
