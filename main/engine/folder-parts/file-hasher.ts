@@ -77,8 +77,7 @@ export class HasherPool {
   #answered = false;
   #inlineLeft = INLINE_BEFORE_READY;
   #inlineBuffer: Buffer | undefined;
-  /** Files hashed on the calling thread while no hasher thread was ready. */
-  hashedInline = 0;
+  #hashedInline = 0;
 
   constructor(opts: HasherPoolOptions = {}) {
     const threads = opts.threads ?? Math.max(1, Math.min(4, os.availableParallelism() - 1));
@@ -100,7 +99,7 @@ export class HasherPool {
     }
     if (!this.#answered && this.#inlineLeft > 0 && isSmallFile(absPath)) {
       this.#inlineLeft--;
-      this.hashedInline++;
+      this.#hashedInline++;
       this.warm(); // the thread starts meanwhile, for the files after these
       this.#inlineBuffer ??= Buffer.allocUnsafe(64 * 1024);
       return hashOne(absPath, judgeFor ?? null, this.#inlineBuffer);
@@ -132,6 +131,11 @@ export class HasherPool {
 
   get queued(): number {
     return this.#queue.length - this.#head;
+  }
+
+  /** Files hashed on the calling thread while no hasher thread was ready. */
+  get hashedInline(): number {
+    return this.#hashedInline;
   }
 
   /** Hasher threads started and not stopped. */
