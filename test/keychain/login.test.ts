@@ -6,7 +6,9 @@ import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { Entry } from '@napi-rs/keyring';
 import { startSimulator, type Simulator } from '../../simulator/index.ts';
+import { KEYCHAIN_SERVICE, keychainAccount } from '../../main/engine/account/keychain.ts';
 import { BIN, runCli, type CliRun } from '../support/run-cli.ts';
 import {
   secretServiceMissing,
@@ -15,6 +17,21 @@ import {
 } from '../support/secret-service.ts';
 
 const KEY = 'sk-keychain-test-5f0c1e2d3b4a';
+
+/**
+ * The kernel keyring's entry for a service (memory only, shared by this user's processes),
+ * where the keychain library on its own falls back when the Secret Service does not answer;
+ * null where this kernel has none.
+ */
+function kernelEntry(baseUrl: string): Entry | null {
+  try {
+    return new Entry(KEYCHAIN_SERVICE, keychainAccount(baseUrl), { linux: { store: 'keyutils' } });
+  } catch {
+    return null;
+  }
+}
+const kernelKeyringMissing =
+  process.platform !== 'linux' || kernelEntry('http://127.0.0.1:9/') === null;
 
 describe.skipIf(secretServiceMissing !== null)(`keychain ${secretServiceMissing ?? ''}`, () => {
   let sim: Simulator;
@@ -75,7 +92,7 @@ describe.skipIf(secretServiceMissing !== null)(`keychain ${secretServiceMissing 
     expect(login.stdout).toMatch(/Signed in to .*; the key is in the OS keychain/);
 
     const credits = await runCli(['credits'], env(), KEY);
-    expect(credits.code).toBe(0);
+    expect(credits.code, credits.stderr).toBe(0);
 
     await sim.control.seedBrand({ name: 'Keyed', status: 'ready' });
     const sync = await runCli(['sync', '--once'], env(), KEY);
@@ -96,9 +113,9 @@ describe.skipIf(secretServiceMissing !== null)(`keychain ${secretServiceMissing 
 
   test('--bearer stores an access token that is then sent as Authorization: Bearer', async () => {
     const login = await withStdin(['login', '--bearer'], KEY);
-    expect(login.code).toBe(0);
+    expect(login.code, login.stderr).toBe(0);
     const credits = await runCli(['credits'], env(), KEY);
-    expect(credits.code).toBe(0);
+    expect(credits.code, credits.stderr).toBe(0);
     await runCli(['logout'], env(), KEY);
   });
 
@@ -123,5 +140,22 @@ describe.skipIf(secretServiceMissing !== null)(`keychain ${secretServiceMissing 
     expect(login.stderr).toMatch(/KEYCHAIN_UNAVAILABLE: no keychain could be reached/);
     expect(login.stderr).toMatch(/BRAND_SYNC_API_KEY/);
     expect(login.stderr).not.toContain(KEY);
+    // Not kept elsewhere either: the library's own fallback wrote it to the kernel keyring.
+    if (!kernelKeyringMissing) expect(kernelEntry(sim.baseUrl)?.getPassword()).toBeNull();
   });
+
+  test.skipIf(kernelKeyringMissing)(
+    'a key an older release left in the kernel keyring is never read, and logout removes it',
+    async () => {
+      const stale = JSON.stringify({ kind: 'api-key', secret: 'sk-stale-kernel-copy-31' });
+      kernelEntry(sim.baseUrl)?.setPassword(stale);
+      const credits = await runCli(['credits'], env());
+      expect(credits.code).toBe(1);
+      expect(credits.stderr).toMatch(/not signed in: run `brand-sync login`/);
+
+      const logout = await runCli(['logout'], env());
+      expect(logout.stdout).toMatch(/No key was stored/);
+      expect(kernelEntry(sim.baseUrl)?.getPassword()).toBeNull();
+    },
+  );
 });

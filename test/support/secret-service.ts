@@ -32,6 +32,9 @@ const busConfig = `<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Con
   <type>session</type>
   <listen>unix:tmpdir=${os.tmpdir()}</listen>
   <auth>EXTERNAL</auth>
+  <!-- A desktop session bus's limits (the stock session.conf), not the built-in 256 per user -->
+  <limit name="max_connections_per_user">100000</limit>
+  <limit name="max_completed_connections">100000</limit>
   <policy context="default">
     <allow send_destination="*" eavesdrop="true"/>
     <allow eavesdrop="true"/>
