@@ -58,7 +58,11 @@ describe('FolderWatcher', () => {
     await startWatcher();
     const a = path.join(root, 'Acme', 'sub', 'Cafe\u0301.png');
     await mkdir(path.dirname(a));
-    await writeFile(a, makePng());
+    // Moved in whole: written in place, the add can be seen (and stat) before its bytes are.
+    const staging = await makeTempDir('brand-sync-staging-');
+    await writeFile(path.join(staging.dir, 'staged.png'), makePng());
+    await rename(path.join(staging.dir, 'staged.png'), a);
+    await staging.cleanup();
     await writeFile(path.join(root, 'Acme', 'Logo', 'mark.svg'), '<svg/>');
     await writeFile(path.join(root, 'Acme', '.DS_Store'), 'x');
     await writeFile(path.join(root, 'Acme', 'upload.png.tmp'), 'x');
