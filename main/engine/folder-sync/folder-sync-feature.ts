@@ -41,8 +41,10 @@ export interface FolderSyncOptions {
   windowMs?: number;
   /** Full rescan interval under `run` (default 1 h). */
   rescanIntervalMs?: number;
-  /** Uploads at once (default 3). */
+  /** Uploads at once (default DEFAULT_UPLOAD_CONCURRENCY). */
   uploadConcurrency?: number;
+  /** File bytes the uploads may hold at once (default DEFAULT_UPLOAD_BYTES_IN_FLIGHT). */
+  uploadBytesInFlight?: number;
   hasherThreads?: number;
   /** How long a scan waits for one incomplete file before moving on (default 60 s). */
   settleWaitMs?: number;
@@ -115,6 +117,9 @@ export class FolderSync implements EngineFeature {
         ...(options.uploadConcurrency === undefined
           ? {}
           : { concurrency: options.uploadConcurrency }),
+        ...(options.uploadBytesInFlight === undefined
+          ? {}
+          : { bytesInFlight: options.uploadBytesInFlight }),
         ...(options.uploadingAfterMs === undefined
           ? {}
           : { uploadingAfterMs: options.uploadingAfterMs }),

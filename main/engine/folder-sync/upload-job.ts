@@ -15,6 +15,7 @@ import type { JobContext, JobQueue, RunningJob } from '../queue/index.ts';
 import { PermanentError, TransientError } from '../queue/index.ts';
 import type { JobError, LocalFile, Store } from '../store/index.ts';
 import type { BrandDirs } from './brand-dirs.ts';
+import { ByteBudget } from './byte-budget.ts';
 import type { FilePipeline } from './file-pipeline.ts';
 import { isLogoPath, isPending, matchesRow, UPLOAD_KIND } from './file-keys.ts';
 import type { SyncJournal } from './sync-journal.ts';
@@ -53,8 +54,10 @@ export interface UploadJobDeps {
 }
 
 export interface UploadJobOptions {
-  /** Uploads at once (default 8: the queue runs 10 jobs at once, two stay for the rest). */
+  /** Uploads at once (default 12: the queue runs 14 jobs at once, two stay for the rest). */
   concurrency?: number;
+  /** File bytes the uploads may hold at once (default 64 MiB); a larger file goes alone. */
+  bytesInFlight?: number;
   /** Before a file shows as "uploading" (a small file is done before that). */
   uploadingAfterMs?: number;
 }
@@ -66,18 +69,23 @@ const MAX_ROUNDS = 10;
 
 /**
  * Uploads at once by default: enough to keep the service busy while this process records the
- * ones that ended (8, as bare fetch in `npm run bench upload`: 3 to 9 % faster than 6 there, in
- * four A/B rounds), and the pacer still decides when each request leaves.
+ * ones that ended, and to fill a link whose round trip is long (with a 100 ms round trip, 8
+ * at once can send no more than 80 small files a second). The pacer still decides when each
+ * request leaves; the byte budget below bounds what they hold. `npm run bench upload`: 12 at
+ * once 3 to 11 % faster than 8 (docs/service.md).
  */
-export const DEFAULT_UPLOAD_CONCURRENCY = 8;
+export const DEFAULT_UPLOAD_CONCURRENCY = 12;
+/** 12 files of 5 MiB, or 6 of the largest the service takes (10 MB). */
+export const DEFAULT_UPLOAD_BYTES_IN_FLIGHT = 64 * 1024 * 1024;
 
 export function registerUploadJob(deps: UploadJobDeps, options: UploadJobOptions = {}) {
   const { store, journal } = deps;
+  const budget = new ByteBudget(options.bytesInFlight ?? DEFAULT_UPLOAD_BYTES_IN_FLIGHT);
   return deps.queue.register<UploadPayload>(UPLOAD_KIND, {
     payload: UploadPayload,
     concurrency: options.concurrency ?? DEFAULT_UPLOAD_CONCURRENCY,
     maxAttempts: 8,
-    run: (job, ctx) => runUpload(deps, options, job, ctx),
+    run: (job, ctx) => runUpload(deps, options, budget, job, ctx),
     onDone(job, result) {
       const outcome = result as UploadOutcome;
       const { brandId, sha256 } = job.payload;
@@ -157,6 +165,7 @@ function failWaiting(deps: UploadJobDeps, brandId: string, sha256: string, error
 async function runUpload(
   deps: UploadJobDeps,
   options: UploadJobOptions,
+  budget: ByteBudget,
   job: RunningJob<UploadPayload>,
   ctx: JobContext,
 ): Promise<UploadOutcome> {
@@ -178,74 +187,80 @@ async function runUpload(
     const source = pickSource(store, job.payload, tried);
     if (source === undefined) break;
     tried.set(source.id, signature(source));
-    const read = await readSource(deps, brand.folderName, source);
-    if (read.status === 'no-folder') {
-      // The rows stay waiting; the next scan, once the brand folder exists again, decides.
-      return { status: 'nothing', why: 'the brand folder is not there' };
-    }
-    if (read.status === 'locked') {
-      throw new TransientError('FILE_LOCKED', `${source.relPath}: ${read.reason}`);
-    }
-    if (read.status === 'changed') {
-      // Changed or gone since it was hashed: the pipeline takes it again (and queues its new
-      // bytes) before this job ends, so that a pass waiting for the queue waits for it too.
-      await deps.pipeline().resubmit(brandId, source.relPath);
-      continue;
-    }
-    const { absPath, stat: before, content } = read;
-    const progress = new ProgressWriter(store, source, ctx, options.uploadingAfterMs ?? 250);
-    let sent;
+    // Held from the read until the answer: the bytes are in memory all that time.
+    const release = await budget.acquire(source.size, ctx.signal);
     try {
-      sent = await deps.client.uploadImage(
-        brandId,
-        {
-          path: absPath,
-          fileName: path.posix.basename(source.relPath),
-          content,
-          ...(job.payload.mime === undefined ? {} : { mimeType: job.payload.mime }),
-        },
-        { signal: ctx.signal, onProgress: (p) => progress.report(p.transferred) },
-      );
-    } catch (error) {
+      const read = await readSource(deps, brand.folderName, source);
+      if (read.status === 'no-folder') {
+        // The rows stay waiting; the next scan, once the brand folder exists again, decides.
+        return { status: 'nothing', why: 'the brand folder is not there' };
+      }
+      if (read.status === 'locked') {
+        throw new TransientError('FILE_LOCKED', `${source.relPath}: ${read.reason}`);
+      }
+      if (read.status === 'changed') {
+        // Changed or gone since it was hashed: the pipeline takes it again (and queues its new
+        // bytes) before this job ends, so that a pass waiting for the queue waits for it too.
+        await deps.pipeline().resubmit(brandId, source.relPath);
+        continue;
+      }
+      const { absPath, stat: before, content } = read;
+      const progress = new ProgressWriter(store, source, ctx, options.uploadingAfterMs ?? 250);
+      let sent;
+      try {
+        sent = await deps.client.uploadImage(
+          brandId,
+          {
+            path: absPath,
+            fileName: path.posix.basename(source.relPath),
+            content,
+            ...(job.payload.mime === undefined ? {} : { mimeType: job.payload.mime }),
+          },
+          { signal: ctx.signal, onProgress: (p) => progress.report(p.transferred) },
+        );
+      } catch (error) {
+        progress.stop();
+        const after = statOf(absPath);
+        const fileChanged =
+          after === null ||
+          !sameFileStat(before, after) ||
+          (isApiError(error) && error.code === 'FILE_CHANGED');
+        if (fileChanged && !ctx.signal.aborted) {
+          backToWaiting(store, source, sha256, null);
+          await deps.pipeline().resubmit(brandId, source.relPath);
+          continue;
+        }
+        backToWaiting(
+          store,
+          source,
+          sha256,
+          ctx.signal.aborted
+            ? null
+            : `Not sent yet: ${error instanceof Error ? error.message : String(error)}`,
+        );
+        throw error;
+      }
       progress.stop();
       const after = statOf(absPath);
-      const fileChanged =
-        after === null ||
-        !sameFileStat(before, after) ||
-        (isApiError(error) && error.code === 'FILE_CHANGED');
-      if (fileChanged && !ctx.signal.aborted) {
+      if (after === null || !sameFileStat(before, after)) {
+        // Written to during the send: the bytes sent may not be the ones hashed. Not recorded;
+        // the file goes through the pipeline again (the service answers "existing" for bytes
+        // it already has).
         backToWaiting(store, source, sha256, null);
         await deps.pipeline().resubmit(brandId, source.relPath);
         continue;
       }
-      backToWaiting(
-        store,
-        source,
-        sha256,
-        ctx.signal.aborted
-          ? null
-          : `Not sent yet: ${error instanceof Error ? error.message : String(error)}`,
-      );
-      throw error;
+      return {
+        status: 'uploaded',
+        fileId: source.id,
+        relPath: source.relPath,
+        size: before.size,
+        imageId: sent.id,
+        existing: sent.existing === true,
+      };
+    } finally {
+      release();
     }
-    progress.stop();
-    const after = statOf(absPath);
-    if (after === null || !sameFileStat(before, after)) {
-      // Written to during the send: the bytes sent may not be the ones hashed. Not recorded;
-      // the file goes through the pipeline again (the service answers "existing" for bytes
-      // it already has).
-      backToWaiting(store, source, sha256, null);
-      await deps.pipeline().resubmit(brandId, source.relPath);
-      continue;
-    }
-    return {
-      status: 'uploaded',
-      fileId: source.id,
-      relPath: source.relPath,
-      size: before.size,
-      imageId: sent.id,
-      existing: sent.existing === true,
-    };
   }
   return { status: 'nothing', why: 'no file with these bytes waits any more' };
 }

@@ -78,7 +78,7 @@ export class JobQueue {
     this.clock = options.clock ?? systemClock;
     this.random = options.random ?? Math.random;
     this.leaseMs = positive(options.leaseMs ?? 30_000, 'leaseMs');
-    this.maxConcurrency = positive(options.maxConcurrency ?? 10, 'maxConcurrency');
+    this.maxConcurrency = positive(options.maxConcurrency ?? 14, 'maxConcurrency');
     this.backoff = { ...defaultBackoff, ...options.backoff };
     this.storeRetryMs = positive(options.storeRetryMs ?? 1_000, 'storeRetryMs');
     this.rateGate = options.rateGate;

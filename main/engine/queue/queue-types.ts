@@ -66,7 +66,7 @@ export interface JobQueueOptions {
   random?: () => number;
   /** Lease length; renewed every third of it while the job runs (default 30 s). */
   leaseMs?: number;
-  /** Jobs running at once over all kinds (default 10: uploads take 8, two stay for the rest). */
+  /** Jobs running at once over all kinds (default 14: uploads take 12, two stay for the rest). */
   maxConcurrency?: number;
   backoff?: Partial<BackoffPolicy>;
   /** Delays between offline probes: from base, doubling, capped (default 2 s .. 60 s). */
