@@ -201,6 +201,7 @@ async function runUpload(
       if (read.status === 'changed') {
         // Changed or gone since it was hashed: the pipeline takes it again (and queues its new
         // bytes) before this job ends, so that a pass waiting for the queue waits for it too.
+        release(); // nothing held while the file is looked at again
         await deps.pipeline().resubmit(brandId, source.relPath);
         continue;
       }
@@ -227,6 +228,7 @@ async function runUpload(
           (isApiError(error) && error.code === 'FILE_CHANGED');
         if (fileChanged && !ctx.signal.aborted) {
           backToWaiting(store, source, sha256, null);
+          release(); // nothing held while the file is looked at again
           await deps.pipeline().resubmit(brandId, source.relPath);
           continue;
         }
@@ -247,6 +249,7 @@ async function runUpload(
         // the file goes through the pipeline again (the service answers "existing" for bytes
         // it already has).
         backToWaiting(store, source, sha256, null);
+        release(); // nothing held while the file is looked at again
         await deps.pipeline().resubmit(brandId, source.relPath);
         continue;
       }
