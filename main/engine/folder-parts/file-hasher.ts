@@ -2,12 +2,12 @@
 // big synchronous reads into one buffer, fed batches of paths so that a message costs
 // little per file. Node's sha256 is OpenSSL's, so what is left to win over
 // `openssl dgst` is per-file overhead and a second core.
-import { statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { FolderError } from './folder-errors.ts';
+import { statNow } from './file-stat.ts';
 import type { UploadArea } from './file-classifier.ts';
 import { hashOne, type HashWithVerdict } from './hash-one.ts';
 import type { HashRequest, HashResponse } from './hash-worker.ts';
@@ -265,10 +265,6 @@ export class HasherPool {
 
 /** A regular file small enough to hash on the calling thread (any doubt: not). */
 function isSmallFile(absPath: string): boolean {
-  try {
-    const s = statSync(absPath, { throwIfNoEntry: false });
-    return s !== undefined && s.isFile() && s.size <= INLINE_MAX_BYTES;
-  } catch {
-    return false;
-  }
+  const s = statNow(absPath);
+  return s !== undefined && s.isFile() && s.size <= INLINE_MAX_BYTES;
 }

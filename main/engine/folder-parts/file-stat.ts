@@ -1,5 +1,5 @@
 // The few stat fields the folder sync compares, taken from fs.Stats in one place.
-import { constants, type Stats } from 'node:fs';
+import { constants, statSync, type Stats } from 'node:fs';
 
 export interface FileStat {
   size: number;
@@ -9,6 +9,15 @@ export interface FileStat {
   /** Inode number where the filesystem has one (0 otherwise). */
   ino: number;
   dev: number;
+}
+
+/** The path's stat now (links followed); undefined when it is missing or cannot be read. */
+export function statNow(absPath: string): Stats | undefined {
+  try {
+    return statSync(absPath, { throwIfNoEntry: false });
+  } catch {
+    return undefined;
+  }
 }
 
 export function toFileStat(s: Stats): FileStat {

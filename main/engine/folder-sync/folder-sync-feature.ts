@@ -6,7 +6,6 @@
 //     have missed something;
 //   - uploads and logos are durable jobs; a pass reports what was uploaded, skipped and
 //     failed, with reasons.
-import { statSync } from 'node:fs';
 import path from 'node:path';
 import type {
   EngineFeature,
@@ -17,6 +16,7 @@ import type {
   JobSubject,
 } from '../core/engine.ts';
 import { ensureSyncRoot } from '../folder-parts/brand-folders.ts';
+import { statNow } from '../folder-parts/file-stat.ts';
 import { IgnoreRulesRegistry } from '../folder-parts/ignore-rules.ts';
 import { PathNormaliser } from '../folder-parts/path-normalise.ts';
 import { DEFAULT_RESCAN_INTERVAL_MS } from '../folder-parts/scanner.ts';
@@ -413,9 +413,5 @@ export class FolderSync implements EngineFeature {
 
 /** Whether `dir` is a folder now (a missing or unreadable one is not). */
 function isDirectory(dir: string): boolean {
-  try {
-    return statSync(dir, { throwIfNoEntry: false })?.isDirectory() === true;
-  } catch {
-    return false;
-  }
+  return statNow(dir)?.isDirectory() === true;
 }

@@ -3,13 +3,19 @@
 // send that the file is still the one that was hashed: a file changed meanwhile goes back
 // through the pipeline and is never recorded with a stale hash. When the job is done, every
 // file waiting for those bytes becomes uploaded in the same transaction.
-import { closeSync, fstatSync, openSync, readSync, statSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import { isApiError } from '../api/index.ts';
 import type { ApiClient } from '../api/index.ts';
-import { type FileStat, READ_FLAGS, sameFileStat, toFileStat } from '../folder-parts/file-stat.ts';
+import {
+  type FileStat,
+  READ_FLAGS,
+  sameFileStat,
+  statNow,
+  toFileStat,
+} from '../folder-parts/file-stat.ts';
 import { ioFailure } from '../folder-parts/folder-errors.ts';
 import type { JobContext, JobQueue, RunningJob } from '../queue/index.ts';
 import { PermanentError, TransientError } from '../queue/index.ts';
@@ -389,12 +395,8 @@ function signature(row: LocalFile): string {
 
 /** The file's stat now, or null when it is gone or not a file (a metadata call: sync). */
 function statOf(absPath: string): FileStat | null {
-  try {
-    const s = statSync(absPath, { throwIfNoEntry: false });
-    return s?.isFile() ? toFileStat(s) : null;
-  } catch {
-    return null;
-  }
+  const s = statNow(absPath);
+  return s?.isFile() ? toFileStat(s) : null;
 }
 
 /** The row (if it still stands for these bytes) is waiting again, with why. */
