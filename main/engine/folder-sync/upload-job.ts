@@ -193,85 +193,98 @@ async function runUpload(
     const source = pickSource(store, job.payload, tried);
     if (source === undefined) break;
     tried.set(source.id, signature(source));
-    // Held from the read until the answer: the bytes are in memory all that time.
+    // Held from the read until the answer: the bytes are in memory all that time, and no
+    // longer (a file looked at again below may take a while).
     const release = await budget.acquire(source.size, ctx.signal);
+    let outcome: UploadOutcome | 'look-again';
     try {
-      const read = await readSource(deps, brand.folderName, source);
-      if (read.status === 'no-folder') {
-        // The rows stay waiting; the next scan, once the brand folder exists again, decides.
-        return { status: 'nothing', why: 'the brand folder is not there' };
-      }
-      if (read.status === 'locked') {
-        throw new TransientError('FILE_LOCKED', `${source.relPath}: ${read.reason}`);
-      }
-      if (read.status === 'changed') {
-        // Changed or gone since it was hashed: the pipeline takes it again (and queues its new
-        // bytes) before this job ends, so that a pass waiting for the queue waits for it too.
-        release(); // nothing held while the file is looked at again
-        await deps.pipeline().resubmit(brandId, source.relPath);
-        continue;
-      }
-      const { absPath, stat: before, content } = read;
-      const progress = new ProgressWriter(store, source, ctx, options.uploadingAfterMs ?? 250);
-      let sent;
-      try {
-        sent = await deps.client.uploadImage(
-          brandId,
-          {
-            path: absPath,
-            fileName: path.posix.basename(source.relPath),
-            content,
-            ...(job.payload.mime === undefined ? {} : { mimeType: job.payload.mime }),
-          },
-          { signal: ctx.signal, onProgress: (p) => progress.report(p.transferred) },
-        );
-      } catch (error) {
-        progress.stop();
-        const after = statOf(absPath);
-        const fileChanged =
-          after === null ||
-          !sameFileStat(before, after) ||
-          (isApiError(error) && error.code === 'FILE_CHANGED');
-        if (fileChanged && !ctx.signal.aborted) {
-          backToWaiting(store, source, sha256, null);
-          release(); // nothing held while the file is looked at again
-          await deps.pipeline().resubmit(brandId, source.relPath);
-          continue;
-        }
-        backToWaiting(
-          store,
-          source,
-          sha256,
-          ctx.signal.aborted
-            ? null
-            : `Not sent yet: ${error instanceof Error ? error.message : String(error)}`,
-        );
-        throw error;
-      }
-      progress.stop();
-      const after = statOf(absPath);
-      if (after === null || !sameFileStat(before, after)) {
-        // Written to during the send: the bytes sent may not be the ones hashed. Not recorded;
-        // the file goes through the pipeline again (the service answers "existing" for bytes
-        // it already has).
-        backToWaiting(store, source, sha256, null);
-        release(); // nothing held while the file is looked at again
-        await deps.pipeline().resubmit(brandId, source.relPath);
-        continue;
-      }
-      return {
-        status: 'uploaded',
-        fileId: source.id,
-        relPath: source.relPath,
-        size: before.size,
-        imageId: sent.id,
-        existing: sent.existing === true,
-      };
+      outcome = await sendFrom(deps, options, brand.folderName, source, job, ctx);
     } finally {
       release();
     }
+    if (outcome !== 'look-again') return outcome;
+    // Changed or gone since it was hashed: the pipeline takes it again (and queues its new
+    // bytes) before this job ends, so that a pass waiting for the queue waits for it too.
+    await deps.pipeline().resubmit(brandId, source.relPath);
   }
   return { status: 'nothing', why: 'no file with these bytes waits any more' };
+}
+
+/**
+ * One try of one source: its bytes read, sent, and checked unchanged after the send.
+ * 'look-again': the file changed or went since it was hashed (its row waits again).
+ */
+async function sendFrom(
+  deps: UploadJobDeps,
+  options: UploadJobOptions,
+  linkedFolder: string | null,
+  source: LocalFile,
+  job: RunningJob<UploadPayload>,
+  ctx: JobContext,
+): Promise<UploadOutcome | 'look-again'> {
+  const { store } = deps;
+  const { brandId, sha256 } = job.payload;
+  const read = await readSource(deps, linkedFolder, source);
+  if (read.status === 'no-folder') {
+    // The rows stay waiting; the next scan, once the brand folder exists again, decides.
+    return { status: 'nothing', why: 'the brand folder is not there' };
+  }
+  if (read.status === 'locked') {
+    throw new TransientError('FILE_LOCKED', `${source.relPath}: ${read.reason}`);
+  }
+  if (read.status === 'changed') return 'look-again';
+  const { absPath, stat: before, content } = read;
+  const progress = new ProgressWriter(store, source, ctx, options.uploadingAfterMs ?? 250);
+  let sent;
+  try {
+    sent = await deps.client.uploadImage(
+      brandId,
+      {
+        path: absPath,
+        fileName: path.posix.basename(source.relPath),
+        content,
+        ...(job.payload.mime === undefined ? {} : { mimeType: job.payload.mime }),
+      },
+      { signal: ctx.signal, onProgress: (p) => progress.report(p.transferred) },
+    );
+  } catch (error) {
+    progress.stop();
+    const after = statOf(absPath);
+    const fileChanged =
+      after === null ||
+      !sameFileStat(before, after) ||
+      (isApiError(error) && error.code === 'FILE_CHANGED');
+    if (fileChanged && !ctx.signal.aborted) {
+      backToWaiting(store, source, sha256, null);
+      return 'look-again';
+    }
+    backToWaiting(
+      store,
+      source,
+      sha256,
+      ctx.signal.aborted
+        ? null
+        : `Not sent yet: ${error instanceof Error ? error.message : String(error)}`,
+    );
+    throw error;
+  }
+  progress.stop();
+  const after = statOf(absPath);
+  if (after === null || !sameFileStat(before, after)) {
+    // Written to during the send: the bytes sent may not be the ones hashed. Not recorded;
+    // the file goes through the pipeline again (the service answers "existing" for bytes it
+    // already has).
+    backToWaiting(store, source, sha256, null);
+    return 'look-again';
+  }
+  return {
+    status: 'uploaded',
+    fileId: source.id,
+    relPath: source.relPath,
+    size: before.size,
+    imageId: sent.id,
+    existing: sent.existing === true,
+  };
 }
 
 type SourceRead =
