@@ -10,6 +10,7 @@
 //   node bin/verified-build.js build DIR   compiles (tsconfig.build.json) into DIR for the
 //                                          desktop hosts, bundles the CLI into DIR/cli, stamps
 //   BRAND_SYNC_BUILD_DIR=DIR               the bin must run that build (refuses a stale one)
+//   BRAND_SYNC_FROM_SOURCES=1              the bin runs the sources, whatever build there is
 // Plain JavaScript, like the bin: it runs before any TypeScript can. The bin loads this file
 // on every start, so what only a build needs is loaded inside build().
 import { createHash } from 'node:crypto';
@@ -28,6 +29,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 export const PROJECT = fileURLToPath(new URL('..', import.meta.url));
 export const STAMP_FILE = 'build-stamp.json';
 export const BUILD_DIR_ENV = 'BRAND_SYNC_BUILD_DIR';
+export const FROM_SOURCES_ENV = 'BRAND_SYNC_FROM_SOURCES';
 const SOURCE_ENTRY = 'main/hosts/cli/main.ts';
 const BUILD_ENTRY = 'cli/brand-sync.js';
 // Worker threads are entries of their own, written beside the CLI: file-hasher.ts starts its
@@ -80,11 +82,17 @@ export function buildProblem(dir, project = PROJECT) {
 }
 
 /**
- * The module the bin imports: the build named by BRAND_SYNC_BUILD_DIR (which must match the
- * sources), else `dist/` when it matches them, else the sources.
+ * The module the bin imports: the sources when BRAND_SYNC_FROM_SOURCES=1, the build named by
+ * BRAND_SYNC_BUILD_DIR (which must match the sources), else `dist/` when it matches them
+ * (`npm ci` makes it), else the sources.
  */
 export function entryToRun(env = process.env, project = PROJECT) {
+  const sources = { url: pathToFileURL(path.join(project, SOURCE_ENTRY)).href, from: 'sources' };
   const asked = env[BUILD_DIR_ENV];
+  if (env[FROM_SOURCES_ENV] === '1') {
+    if (asked) return { error: `${BUILD_DIR_ENV} and ${FROM_SOURCES_ENV}=1 ask for both` };
+    return sources;
+  }
   if (asked) {
     const dir = path.resolve(asked);
     const problem = buildProblem(dir, project);
@@ -96,7 +104,7 @@ export function entryToRun(env = process.env, project = PROJECT) {
   if (existsSync(path.join(dist, STAMP_FILE)) && buildProblem(dist, project) === null) {
     return { url: pathToFileURL(path.join(dist, BUILD_ENTRY)).href, from: 'build' };
   }
-  return { url: pathToFileURL(path.join(project, SOURCE_ENTRY)).href, from: 'sources' };
+  return sources;
 }
 
 /**
@@ -113,7 +121,7 @@ export async function build(outDir, project = PROJECT) {
   rmSync(path.join(out, STAMP_FILE), { force: true });
   const before = sourceDigest(project);
   const require = createRequire(path.join(project, 'package.json'));
-  const tsc = require.resolve('typescript/bin/tsc');
+  const tsc = tool(require, 'typescript/bin/tsc');
   const run = spawnSync(
     process.execPath,
     [tsc, '-p', path.join(project, 'tsconfig.build.json'), '--outDir', out],
@@ -136,6 +144,16 @@ export async function build(outDir, project = PROJECT) {
   return out;
 }
 
+/** Where a build tool is; a clear error without the dev dependencies (`--omit=dev`). */
+function tool(require, id) {
+  try {
+    return require.resolve(id);
+  } catch {
+    const name = id.split('/')[0];
+    throw new Error(`${name} is not installed (a build needs the dev dependencies)`);
+  }
+}
+
 /** The CLI and its workers as one minified bundle (plus chunks loaded on demand) in `dir`. */
 async function bundleCli(dir, project, require) {
   const input = { [path.basename(BUILD_ENTRY, '.js')]: path.join(project, SOURCE_ENTRY) };
@@ -145,7 +163,7 @@ async function bundleCli(dir, project, require) {
     input[name] = file;
   }
   rmSync(dir, { recursive: true, force: true });
-  const { build: rolldown } = await import(pathToFileURL(require.resolve('rolldown')).href);
+  const { build: rolldown } = await import(pathToFileURL(tool(require, 'rolldown')).href);
   await rolldown({
     cwd: project,
     input,
@@ -170,7 +188,7 @@ async function bundleCli(dir, project, require) {
  * but `electron`, so its few imports (the channel names) are bundled in.
  */
 async function bundlePreload(dir, project, require) {
-  const { build: rolldown } = await import(pathToFileURL(require.resolve('rolldown')).href);
+  const { build: rolldown } = await import(pathToFileURL(tool(require, 'rolldown')).href);
   await rolldown({
     cwd: project,
     input: { preload: path.join(project, 'preload', 'preload.ts') },

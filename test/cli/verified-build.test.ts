@@ -66,6 +66,19 @@ describe('without BRAND_SYNC_BUILD_DIR', () => {
     expect(entryToRun({}, project).from).toBe('sources');
   });
 
+  test('BRAND_SYNC_FROM_SOURCES=1 runs the sources beside a matching build', async () => {
+    await fakeBuild(path.join(project, 'dist'));
+    expect(entryToRun({ BRAND_SYNC_FROM_SOURCES: '1' }, project)).toEqual({
+      url: sources(),
+      from: 'sources',
+    });
+    const both = entryToRun(
+      { BRAND_SYNC_FROM_SOURCES: '1', BRAND_SYNC_BUILD_DIR: path.join(project, 'dist') },
+      project,
+    );
+    expect(both.error).toMatch(/BRAND_SYNC_BUILD_DIR and BRAND_SYNC_FROM_SOURCES=1 ask for both/);
+  });
+
   test('a dist/ without a stamp (an older or partial build) is not run', async () => {
     await mkdir(path.join(project, 'dist/cli'), { recursive: true });
     await writeFile(path.join(project, 'dist/cli/brand-sync.js'), '');
@@ -194,4 +207,46 @@ test('a build with a worker entry missing fails, and leaves no stamp', async () 
   const out = path.join(work, 'out');
   await expect(build(out, project)).rejects.toThrow(/worker entry .*hash-worker\.ts is missing/);
   expect(existsSync(path.join(out, STAMP_FILE))).toBe(false);
+});
+
+describe("npm's prepare (bin/install-build.js) builds dist/ at install", () => {
+  const INSTALL = fileURLToPath(new URL('../../bin/install-build.js', import.meta.url));
+  const install = () =>
+    spawnSync(process.execPath, [INSTALL, project], { encoding: 'utf8', env: process.env });
+
+  test('a clone that compiles gets a stamped dist/, and the bin of that clone runs it', async () => {
+    await compilable();
+    await put('main/hosts/cli/main.ts', "console.log('from dist');\n");
+    await put('main/engine/folder-parts/hash-worker.ts', 'export {};\n');
+    await put('preload/preload.ts', 'export {};\n');
+    await symlink(path.join(REPO, 'node_modules'), path.join(project, 'node_modules'), 'dir');
+    const run = install();
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stdout).toContain(`brand-sync: built ${path.join(project, 'dist')}`);
+    expect(entryToRun({}, project).from).toBe('build');
+  });
+
+  test('sources that do not compile: the install goes on, one line says the sources run', async () => {
+    await compilable();
+    await put('main/hosts/cli/main.ts', "const n: number = 'not a number';\nexport { n };\n");
+    await put('main/engine/folder-parts/hash-worker.ts', 'export {};\n');
+    await symlink(path.join(REPO, 'node_modules'), path.join(project, 'node_modules'), 'dir');
+    const run = install();
+    expect(run.status).toBe(0);
+    expect(run.stderr).toMatch(
+      /^brand-sync: no build made \(tsc failed .*\); the bin runs the sources$/m,
+    );
+    expect(existsSync(path.join(project, 'dist', STAMP_FILE))).toBe(false);
+    expect(entryToRun({}, project).from).toBe('sources');
+  });
+
+  test('without the dev tools (npm ci --omit=dev), the same: no build, the sources run', async () => {
+    await compilable();
+    const run = install();
+    expect(run.status).toBe(0);
+    expect(run.stderr).toMatch(
+      /^brand-sync: no build made \(typescript is not installed \(a build needs the dev dependencies\)\); the bin runs the sources$/m,
+    );
+    expect(entryToRun({}, project).from).toBe('sources');
+  });
 });
