@@ -6,6 +6,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { buildProblem } from './verified-build.js';
 
 const project = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 
@@ -30,14 +31,20 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
       ? null
       : [path.join(project, 'bin', 'brand-sync.js'), 'demo', '--open', ...process.argv.slice(2)];
   if (args === null) {
-    process.stderr.write('Building and starting the desktop app…\n');
-    // The shell runs compiled (dist/main/hosts/electron/main.js, the preload bundle): build first.
-    const built = spawnSync(
-      process.execPath,
-      [path.join(project, 'bin', 'verified-build.js'), 'build', path.join(project, 'dist')],
-      { stdio: 'inherit' },
-    );
-    if (built.status !== 0) process.exit(built.status ?? 1);
+    // The shell runs compiled (dist/main/hosts/electron/main.js, the preload bundle): build
+    // first, unless dist/ already is a build of these sources (`npm ci` makes one).
+    const dist = path.join(project, 'dist');
+    if (buildProblem(dist, project) === null) {
+      process.stderr.write('Starting the desktop app…\n');
+    } else {
+      process.stderr.write('Building and starting the desktop app…\n');
+      const built = spawnSync(
+        process.execPath,
+        [path.join(project, 'bin', 'verified-build.js'), 'build', dist],
+        { stdio: 'inherit' },
+      );
+      if (built.status !== 0) process.exit(built.status ?? 1);
+    }
     const electronBin = path.join(project, 'node_modules', '.bin', 'electron');
     const child = spawn(electronBin, [project], { stdio: 'inherit' });
     child.on('exit', (code) => process.exit(code ?? 0));
