@@ -51,6 +51,18 @@ describe('jobs with a key', () => {
     expect(store.jobs.get(job.id)?.nextRunAt).toBe(now() + 30_000);
   });
 
+  it("claims by kind, even a kind with quotes in it, and never another kind's job", () => {
+    const odd = "it's' OR kind <> '";
+    const other = store.jobs.enqueue({ kind: 'upload', payload: {} }, now());
+    const mine = store.jobs.enqueue({ kind: odd, payload: {} }, now());
+    expect(store.jobs.claimNext([odd], 'owner-1', now(), now() + 60_000)?.id).toBe(mine.job.id);
+    expect(store.jobs.claimNext([odd], 'owner-1', now(), now() + 60_000)).toBeUndefined();
+    expect(store.jobs.get(other.job.id)?.state).toBe('queued');
+    expect(store.jobs.claimNext(['upload', odd], 'owner-1', now(), now() + 60_000)?.id).toBe(
+      other.job.id,
+    );
+  });
+
   it('tells whether any job of a kind is unfinished', () => {
     expect(store.jobs.hasActive('upload')).toBe(false);
     const { job } = store.jobs.enqueue({ kind: 'upload', payload: {} }, now());

@@ -4,7 +4,7 @@
 // new owner's work. The queue's rules live in main/engine/queue; this is only storage.
 import type { Db } from './db.ts';
 import { StoreError } from './store-error.ts';
-import { fromJson, toJson } from './sql-values.ts';
+import { fromJson, sqlText, toJson } from './sql-values.ts';
 import { pageLimit, requireOneOf } from './arguments.ts';
 
 export const jobStates = [
@@ -203,11 +203,13 @@ export class JobsRepo {
     return this.db.tx(() => {
       let best: ClaimCandidate | undefined;
       for (const kind of kinds) {
+        // The kind is written into the statement, not bound: bound, SQLite prepares this
+        // statement again at every run (better-sqlite3's build has STAT4; measured, some
+        // 12 µs a claim against 2, with 1,000 jobs waiting). One cached statement per kind.
         const head = this.db.get<ClaimCandidate>(
           `SELECT id, priority, next_run_at FROM jobs INDEXED BY jobs_claim
-           WHERE kind = ? AND state IN ('queued', 'retry-wait') AND next_run_at <= ?
+           WHERE kind = ${sqlText(kind)} AND state IN ('queued', 'retry-wait') AND next_run_at <= ?
            ORDER BY priority DESC, next_run_at, id LIMIT 1`,
-          kind,
           now,
         );
         if (head !== undefined && (best === undefined || claimsBefore(head, best))) best = head;

@@ -24,3 +24,8 @@ export function fromJson(text: string | null): unknown {
 export function nullable<T>(value: T | undefined): T | null {
   return value === undefined ? null : value;
 }
+
+/** A string as an SQL literal, for the few statements where a bound value costs a re-prepare. */
+export function sqlText(value: string): string {
+  return `'${value.replaceAll("'", "''")}'`;
+}
