@@ -305,11 +305,10 @@ try {
     side.cpuSeconds === null ||
     side.simulatorCpuSeconds === null
       ? null
-      : Math.round(
-          ((fetch8.cpuSeconds + fetch8.simulatorCpuSeconds) /
-            (side.cpuSeconds + side.simulatorCpuSeconds)) *
-            1000,
-        ) / 1000;
+      : round3(
+          (fetch8.cpuSeconds + fetch8.simulatorCpuSeconds) /
+            (side.cpuSeconds + side.simulatorCpuSeconds),
+        );
   const figures = ({ ms: _ms, ...rest }: ReturnType<typeof summary>) => rest;
   report('upload', {
     files: FILES,
@@ -324,8 +323,8 @@ try {
       ...figures(fromSources),
       note: 'the same, the bin running the sources themselves (BRAND_SYNC_FROM_SOURCES=1): what runs once a source is edited',
     },
-    throughputVsFetch: Math.round((fetch8.ms / fromBuild.ms) * 1000) / 1000,
-    throughputVsFetchFromSources: Math.round((fetch8.ms / fromSources.ms) * 1000) / 1000,
+    throughputVsFetch: round3(fetch8.ms / fromBuild.ms),
+    throughputVsFetchFromSources: round3(fetch8.ms / fromSources.ms),
     target: 'throughputVsFetch >= 0.9',
     cpuVsFetch: cpuVersusFetch(fromBuild),
     cpuVsFetchFromSources: cpuVersusFetch(fromSources),
