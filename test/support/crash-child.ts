@@ -4,20 +4,23 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { afterAll } from 'vitest';
 
 // Every child starts from the TypeScript sources. Node's compile cache (a private directory for
 // this test process) spares each start after the first the type stripping and compiling,
 // which on a loaded machine took most of a round: 20 rounds went past the test's time limit.
 // A child killed with SIGKILL writes nothing to it; the cache is keyed by file contents.
+// Removed after the test file's tests: a vitest worker is ended without its 'exit' event, so
+// a cleanup there left one directory behind per test file and run.
 let compileCache: string | undefined;
 function compileCacheDir(): string {
-  if (compileCache === undefined) {
-    const dir = mkdtempSync(path.join(os.tmpdir(), 'crash-child-cache-'));
-    process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
-    compileCache = dir;
-  }
+  compileCache ??= mkdtempSync(path.join(os.tmpdir(), 'crash-child-cache-'));
   return compileCache;
 }
+afterAll(() => {
+  if (compileCache !== undefined) rmSync(compileCache, { recursive: true, force: true });
+  compileCache = undefined;
+});
 
 export interface ChildRun {
   code: number | null;
