@@ -58,6 +58,31 @@ describe('sync pass: brands, folders, credits', () => {
     expect(engine!.store.brands.get(a.id)?.folderName).toBe('Acme Coffee');
   });
 
+  test('a listing is stored whole or not at all: one write failing keeps none of it', async () => {
+    for (const name of ['One', 'Two', 'Three'])
+      await sim.control.seedBrand({ name, status: 'ready' });
+    const e = open();
+    let upserts = 0;
+    e.store.db.setWriteHook((_n, sql) => {
+      if (sql.includes('INSERT INTO brands') && sql.includes('DO UPDATE') && ++upserts % 3 === 2)
+        throw new Error('disk full');
+    });
+    const failed = await e.syncOnce();
+    expect(failed.ok).toBe(false);
+    expect(upserts).toBeGreaterThan(2);
+    expect(e.store.brands.list()).toEqual([]);
+    expect(await readdir(path.join(dir, 'root')).catch(() => [])).toEqual([]);
+    e.store.db.setWriteHook(undefined);
+    const report = await e.syncOnce();
+    expect(report.ok).toBe(true);
+    expect(
+      e.store.brands
+        .list()
+        .map((b) => b.name)
+        .sort(),
+    ).toEqual(['One', 'Three', 'Two']);
+  });
+
   test('a renamed folder keeps its link; no second folder is made', async () => {
     const a = await sim.control.seedBrand({ name: 'Acme', status: 'ready' });
     await open().syncOnce();

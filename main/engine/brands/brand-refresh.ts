@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import type { ApiClient } from '../api/index.ts';
 import type { JobQueue, TypedEmitter } from '../queue/index.ts';
-import type { Brand, Store } from '../store/index.ts';
+import type { Brand, BrandRecordInput, Store } from '../store/index.ts';
 import { brandDisplayName } from '../store/index.ts';
 import { withFolderMaking } from '../folder-parts/brand-folders.ts';
 import { discoverLinked, linkBrandFolder, type FolderLinkDeps } from './brand-folder-link.ts';
@@ -26,14 +26,18 @@ export function registerBrandRefresh(deps: BrandRefreshDeps) {
     payload: z.object({ periodic: z.boolean().optional() }),
     concurrency: 1,
     async run(job, ctx) {
-      const listed: string[] = [];
       const before = new Map(store.brands.list().map((b) => [b.id, b]));
-      for await (const record of client.brands({}, { signal: ctx.signal })) {
-        store.brands.upsertFromService(record);
-        listed.push(record.id);
-      }
-      const gone = store.transaction(() => store.brands.markMissingAsDeleted(listed));
-      store.syncState.markSynced('brands', '');
+      const records: BrandRecordInput[] = [];
+      for await (const record of client.brands({}, { signal: ctx.signal })) records.push(record);
+      const listed = records.map((record) => record.id);
+      // The whole listing in one commit (one fsync), not one a brand: with 100 brands, the
+      // listing waited for 100 fsyncs, each longer while the disk writes back files just dropped.
+      const gone = store.transaction(() => {
+        for (const record of records) store.brands.upsertFromService(record);
+        const deleted = store.brands.markMissingAsDeleted(listed);
+        store.syncState.markSynced('brands', '');
+        return deleted;
+      });
       if (gone > 0) {
         for (const id of before.keys()) {
           if (listed.includes(id)) continue;
