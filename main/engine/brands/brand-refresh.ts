@@ -30,8 +30,8 @@ export function registerBrandRefresh(deps: BrandRefreshDeps) {
       const records: BrandRecordInput[] = [];
       for await (const record of client.brands({}, { signal: ctx.signal })) records.push(record);
       const listed = records.map((record) => record.id);
-      // The whole listing in one commit (one fsync), not one a brand: with 100 brands, the
-      // listing waited for 100 fsyncs, each longer while the disk writes back files just dropped.
+      // The whole listing in one commit: one fsync, not one a brand, and a failed write keeps
+      // none of it (the job runs again) rather than the brands before it.
       const gone = store.transaction(() => {
         for (const record of records) store.brands.upsertFromService(record);
         const deleted = store.brands.markMissingAsDeleted(listed);
