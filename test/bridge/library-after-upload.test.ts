@@ -56,9 +56,9 @@ test('an uploaded file is in the mirrored Library within seconds, one refresh fo
 test('a long burst of uploads: a refresh that ends during it is followed a little later, not at once', async () => {
   // Uploads that take 200 ms and Library pages that take 150 ms: 150 files keep the queue
   // busy for seconds (12 uploads at once: some 2.5 s), and uploads finish while each refresh
-  // runs. Followed at once, every such
-  // refresh drew the next, back to back (two pages every 300 ms); followed 1.5 s later, the
-  // burst costs a refresh or so every two seconds and one after its last upload.
+  // runs. Followed at once, every such refresh drew the next, back to back (two pages every
+  // 300 ms); followed 1.5 s later, the burst costs a refresh or so every two seconds and one
+  // after its last upload.
   const slow = await startBridge({
     simulator: {
       faults: 'POST /v1/images/uploads/file:latency=200;GET /v1/brands/{id}/library:latency=150',

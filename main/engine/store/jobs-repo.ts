@@ -204,8 +204,8 @@ export class JobsRepo {
       let best: ClaimCandidate | undefined;
       for (const kind of kinds) {
         // The kind is written into the statement, not bound: bound, SQLite prepares this
-        // statement again at every run (better-sqlite3's build has STAT4; measured, some
-        // 12 µs a claim against 2, with 1,000 jobs waiting). One cached statement per kind.
+        // statement again at every run (better-sqlite3's build has STAT4; during a sync of
+        // 1,000 files, 31 µs a lookup at the median against 1.6). One cached statement a kind.
         const head = this.db.get<ClaimCandidate>(
           `SELECT id, priority, next_run_at FROM jobs INDEXED BY jobs_claim
            WHERE kind = ${sqlText(kind)} AND state IN ('queued', 'retry-wait') AND next_run_at <= ?
