@@ -112,6 +112,39 @@ describe('HasherPool', () => {
     expect(await pool.hash(path.join(dir, 'a.png'))).not.toHaveProperty('verdict');
   });
 
+  it('judges each file by its own bytes, never by what the thread read before it', async () => {
+    // A thread reads every file it judges into one reused buffer (whole-file-buffer.ts): a
+    // file cut short, after the whole one, must not borrow the whole one's tail.
+    pool = new HasherPool({ threads: 1, batchSize: 2 });
+    const whole = makePngOfSize(1_500_000);
+    const cases: Array<[string, Buffer]> = [
+      ['whole.png', whole],
+      ['cut.png', whole.subarray(0, 1_400_000)],
+      ['small.png', makePng({ seed: 8 })],
+      ['cut-small.png', whole.subarray(0, 300_000)],
+      ['whole-again.png', whole],
+    ];
+    for (const [name, content] of cases) await writeFile(path.join(dir, name), content);
+    // Over 1 MiB: the thread's; once it has answered, every file is.
+    const first = await pool.hash(path.join(dir, 'whole.png'), 'library-upload');
+    const results = [
+      first,
+      ...(await Promise.all(
+        cases.slice(1).map(([name]) => pool!.hash(path.join(dir, name), 'library-upload')),
+      )),
+    ];
+    expect(pool.hashedInline).toBe(0);
+    expect(
+      results.map((r) => (r.status === 'hashed' ? [r.sha256, r.verdict?.status] : r.status)),
+    ).toEqual(
+      cases.map(([name, content]) => [
+        sha256(content),
+        name.startsWith('cut') ? 'skipped' : 'accepted',
+      ]),
+    );
+    expect(results[1]).toMatchObject({ verdict: { code: 'TRUNCATED' } });
+  });
+
   it('hashes the first small files itself while its thread starts, the same way', async () => {
     pool = new HasherPool({ threads: 1 });
     const png = makePng({ seed: 5 });

@@ -9,17 +9,25 @@ import {
   verdictBySize,
 } from './file-classifier.ts';
 import { type HashResult, sha256FileSync } from './sha256-file.ts';
+import type { WholeFileBuffer } from './whole-file-buffer.ts';
 
 export type HashWithVerdict = HashResult & { verdict?: Verdict };
 
-/** `buffer`: the reads of a file that is only hashed (area null) go through it. */
+/**
+ * `buffer`: the reads of a file that is only hashed (area null) go through it. `whole`: what
+ * a file to judge is read into, for a caller that hashes one file at a time (the bytes are
+ * judged across an await); else each such file gets a buffer of its own.
+ */
 export async function hashOne(
   absPath: string,
   area: UploadArea | null,
   buffer: Buffer,
+  whole?: WholeFileBuffer,
 ): Promise<HashWithVerdict> {
   if (area === null) return sha256FileSync(absPath, buffer);
-  const hashed = sha256FileSync(absPath, buffer, undefined, MAX_UPLOAD_BYTES);
+  const keep =
+    whole === undefined ? { upTo: MAX_UPLOAD_BYTES } : { upTo: MAX_UPLOAD_BYTES, into: whole };
+  const hashed = sha256FileSync(absPath, buffer, undefined, keep);
   if (hashed.status !== 'hashed') return hashed;
   const { bytes, ...result } = hashed;
   const verdict =

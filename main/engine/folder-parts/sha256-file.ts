@@ -6,9 +6,13 @@ import { createHash } from 'node:crypto';
 import { closeSync, fstatSync, openSync, readSync, statSync } from 'node:fs';
 import { ioFailure } from './folder-errors.ts';
 import { READ_FLAGS, sameFileStat, toFileStat, type FileStat } from './file-stat.ts';
+import type { WholeFileBuffer } from './whole-file-buffer.ts';
 
 export type HashResult =
-  /** `bytes`: the whole file, when the caller asked to keep files up to its size. */
+  /**
+   * `bytes`: the whole file, when the caller asked to keep files up to its size; a view of
+   * the caller's WholeFileBuffer when it gave one (valid until that buffer's next take()).
+   */
   | { status: 'hashed'; sha256: string; stat: FileStat; bytes?: Buffer }
   // Written to or replaced while it was read: take it again once it is stable.
   | { status: 'changed'; reason: string }
@@ -27,17 +31,23 @@ function fromIoError(error: unknown): HashResult {
   return { status: 'unreadable', code: failure.code, reason: failure.reason };
 }
 
+/** Keep a file of at most `upTo` bytes whole, read into `into` (else a buffer of its own). */
+export interface KeepWhole {
+  upTo: number;
+  into?: WholeFileBuffer;
+}
+
 /**
  * sha256 of the file at `absPath`, read through `buffer` (big reads: fewer syscalls), or
- * into a buffer of its own that comes back with the hash when the file is at most
- * `keepUpTo` bytes (so that its bytes can be judged without reading them again).
+ * whole, the bytes coming back with the hash, when `keep` asks for a file of its size (so
+ * that its bytes can be judged without reading them again).
  * `afterRead` runs after each read: tests use it to change the file mid-hash.
  */
 export function sha256FileSync(
   absPath: string,
   buffer: Buffer,
   afterRead?: (position: number) => void,
-  keepUpTo?: number,
+  keep?: KeepWhole,
 ): HashResult {
   let fd: number;
   try {
@@ -51,7 +61,9 @@ export function sha256FileSync(
     const before = toFileStat(opened);
     const hash = createHash('sha256');
     const kept =
-      keepUpTo !== undefined && before.size <= keepUpTo ? Buffer.allocUnsafe(before.size) : null;
+      keep === undefined || before.size > keep.upTo
+        ? null
+        : (keep.into?.take(before.size) ?? Buffer.allocUnsafe(before.size));
     let position = 0;
     // Read exactly the size seen at open: growth shows up in the second stat.
     while (position < before.size) {
