@@ -22,6 +22,7 @@ import { PermanentError, TransientError } from '../queue/index.ts';
 import type { JobError, LocalFile, Store } from '../store/index.ts';
 import type { BrandDirs } from './brand-dirs.ts';
 import { ByteBudget } from './byte-budget.ts';
+import { type LentBuffer, UploadBuffers } from './upload-buffers.ts';
 import type { FilePipeline } from './file-pipeline.ts';
 import { isLogoPath, isPending, matchesRow, UPLOAD_KIND } from './file-keys.ts';
 import type { SyncJournal } from './sync-journal.ts';
@@ -87,11 +88,12 @@ export const DEFAULT_UPLOAD_BYTES_IN_FLIGHT = 64 * 1024 * 1024;
 export function registerUploadJob(deps: UploadJobDeps, options: UploadJobOptions = {}) {
   const { store, journal } = deps;
   const budget = new ByteBudget(options.bytesInFlight ?? DEFAULT_UPLOAD_BYTES_IN_FLIGHT);
+  const buffers = new UploadBuffers();
   return deps.queue.register<UploadPayload>(UPLOAD_KIND, {
     payload: UploadPayload,
     concurrency: options.concurrency ?? DEFAULT_UPLOAD_CONCURRENCY,
     maxAttempts: 8,
-    run: (job, ctx) => runUpload(deps, options, budget, job, ctx),
+    run: (job, ctx) => runUpload(deps, options, { budget, buffers }, job, ctx),
     onDone(job, result) {
       const outcome = result as UploadOutcome;
       const { brandId, sha256 } = job.payload;
@@ -168,10 +170,16 @@ function failWaiting(deps: UploadJobDeps, brandId: string, sha256: string, error
   }
 }
 
+/** What the uploads share: the bytes they may hold, and the buffers they read into. */
+interface Held {
+  budget: ByteBudget;
+  buffers: UploadBuffers;
+}
+
 async function runUpload(
   deps: UploadJobDeps,
   options: UploadJobOptions,
-  budget: ByteBudget,
+  held: Held,
   job: RunningJob<UploadPayload>,
   ctx: JobContext,
 ): Promise<UploadOutcome> {
@@ -195,10 +203,10 @@ async function runUpload(
     tried.set(source.id, signature(source));
     // Held from the read until the answer: the bytes are in memory all that time, and no
     // longer (a file looked at again below may take a while).
-    const release = await budget.acquire(source.size, ctx.signal);
+    const release = await held.budget.acquire(source.size, ctx.signal);
     let outcome: UploadOutcome | 'look-again';
     try {
-      outcome = await sendFrom(deps, options, brand.folderName, source, job, ctx);
+      outcome = await sendFrom(deps, options, held.buffers, brand.folderName, source, job, ctx);
     } finally {
       release();
     }
@@ -217,6 +225,7 @@ async function runUpload(
 async function sendFrom(
   deps: UploadJobDeps,
   options: UploadJobOptions,
+  buffers: UploadBuffers,
   linkedFolder: string | null,
   source: LocalFile,
   job: RunningJob<UploadPayload>,
@@ -224,7 +233,7 @@ async function sendFrom(
 ): Promise<UploadOutcome | 'look-again'> {
   const { store } = deps;
   const { brandId, sha256 } = job.payload;
-  const read = await readSource(deps, linkedFolder, source);
+  const read = await readSource(deps, buffers, linkedFolder, source);
   if (read.status === 'no-folder') {
     // The rows stay waiting; the next scan, once the brand folder exists again, decides.
     return { status: 'nothing', why: 'the brand folder is not there' };
@@ -237,16 +246,21 @@ async function sendFrom(
   const progress = new ProgressWriter(store, source, ctx, options.uploadingAfterMs ?? 250);
   let sent;
   try {
-    sent = await deps.client.uploadImage(
-      brandId,
-      {
-        path: absPath,
-        fileName: path.posix.basename(source.relPath),
-        content,
-        ...(job.payload.mime === undefined ? {} : { mimeType: job.payload.mime }),
-      },
-      { signal: ctx.signal, onProgress: (p) => progress.report(p.transferred) },
-    );
+    try {
+      sent = await deps.client.uploadImage(
+        brandId,
+        {
+          path: absPath,
+          fileName: path.posix.basename(source.relPath),
+          content,
+          ...(job.payload.mime === undefined ? {} : { mimeType: job.payload.mime }),
+        },
+        { signal: ctx.signal, onProgress: (p) => progress.report(p.transferred) },
+      );
+    } finally {
+      // Settled: its body was all written, or its request destroyed (upload-buffers.ts).
+      read.giveBack();
+    }
   } catch (error) {
     progress.stop();
     const after = statOf(absPath);
@@ -288,7 +302,8 @@ async function sendFrom(
 }
 
 type SourceRead =
-  | { status: 'read'; absPath: string; stat: FileStat; content: Buffer }
+  /** `content` is lent (upload-buffers.ts): given back once the upload's exchange settled. */
+  | { status: 'read'; absPath: string; stat: FileStat; content: Buffer; giveBack: () => void }
   /** Changed, gone or unreadable since it was hashed: the pipeline looks at it again. */
   | { status: 'changed' }
   | { status: 'locked'; reason: string }
@@ -302,6 +317,7 @@ type SourceRead =
  */
 async function readSource(
   deps: UploadJobDeps,
+  buffers: UploadBuffers,
   linkedFolder: string | null,
   source: LocalFile,
 ): Promise<SourceRead> {
@@ -309,14 +325,14 @@ async function readSource(
     linkedFolder === null
       ? null
       : path.join(deps.brandDirs.dirPath(linkedFolder), ...source.relPath.split('/'));
-  const first = direct === null ? GONE : await readChecked(direct, source);
+  const first = direct === null ? GONE : await readChecked(direct, source, buffers);
   if (first.status !== 'gone') return first;
   // Where the folder is now (renamed while the app was closed: linked again by its marker).
   const folder = await deps.brandDirs.currentFolder(source.brandId);
   if (folder === null) return { status: 'no-folder' };
   const absPath = await deps.brandDirs.locate(folder, source.relPath);
   if (absPath === null || absPath === direct) return { status: 'changed' };
-  const again = await readChecked(absPath, source);
+  const again = await readChecked(absPath, source, buffers);
   return again.status === 'gone' ? { status: 'changed' } : again;
 }
 
@@ -329,14 +345,18 @@ const GONE = { status: 'gone' } as const;
 const SYNC_READ_MAX = 2 * 1024 * 1024;
 
 /** The file's bytes if its stat (taken on the open file) still matches the row. */
-async function readChecked(absPath: string, source: LocalFile): Promise<SourceRead | typeof GONE> {
+async function readChecked(
+  absPath: string,
+  source: LocalFile,
+  buffers: UploadBuffers,
+): Promise<SourceRead | typeof GONE> {
   try {
     const read =
       source.size <= SYNC_READ_MAX
-        ? readWholeSync(absPath, source)
+        ? readWholeSync(absPath, source, buffers)
         : await readWholeAsync(absPath, source);
     if (read === null) return { status: 'changed' };
-    return { status: 'read', absPath, stat: read.stat, content: read.content };
+    return { status: 'read', absPath, ...read };
   } catch (error) {
     const failure = ioFailure(error);
     if (failure.kind === 'gone') return GONE;
@@ -346,27 +366,32 @@ async function readChecked(absPath: string, source: LocalFile): Promise<SourceRe
   }
 }
 
-type WholeRead = { stat: FileStat; content: Buffer } | null;
+type WholeRead = { stat: FileStat; content: Buffer; giveBack: () => void } | null;
 
 /**
  * null: not a regular file, not the file of the row any more (checked before anything is
  * read: a file replaced by a huge one is not loaded), or shorter than its stat.
  */
-function readWholeSync(absPath: string, source: LocalFile): WholeRead {
+function readWholeSync(absPath: string, source: LocalFile, buffers: UploadBuffers): WholeRead {
   const fd = openSync(absPath, READ_FLAGS);
+  let lent: LentBuffer | undefined;
   try {
     const s = fstatSync(fd);
     const stat = toFileStat(s);
     if (!s.isFile() || !matchesRow(source, stat)) return null;
-    const content = Buffer.allocUnsafe(stat.size);
+    lent = buffers.lend(stat.size);
+    const content = lent.bytes;
     let filled = 0;
     while (filled < content.length) {
       const n = readSync(fd, content, filled, content.length - filled, filled);
       if (n === 0) return null;
       filled += n;
     }
-    return { stat, content };
+    const read = { stat, content, giveBack: lent.giveBack };
+    lent = undefined; // handed over with the bytes
+    return read;
   } finally {
+    lent?.giveBack();
     closeSync(fd);
   }
 }
@@ -384,7 +409,7 @@ async function readWholeAsync(absPath: string, source: LocalFile): Promise<Whole
       if (bytesRead === 0) return null;
       filled += bytesRead;
     }
-    return { stat, content };
+    return { stat, content, giveBack: () => {} };
   } finally {
     await handle.close().catch(() => {});
   }
