@@ -4,6 +4,7 @@
 // brand listing, every hour, and whenever the watcher may have missed something.
 import { lstat } from 'node:fs/promises';
 import path from 'node:path';
+import type { FileStat } from '../folder-parts/file-stat.ts';
 import type { IgnoreRulesRegistry } from '../folder-parts/ignore-rules.ts';
 import type { PathNormaliser } from '../folder-parts/path-normalise.ts';
 import { type ScanIssue, scanRoot } from '../folder-parts/scanner.ts';
@@ -83,10 +84,10 @@ export async function reconcileBrand(
   // Files in the pipeline from this scan, and the scan waiting for one of them to finish.
   let inFlight = 0;
   let wake: (() => void) | undefined;
-  const take = (ref: FileRef) => {
+  const take = (ref: FileRef, seen?: FileStat) => {
     summary.examined++;
     inFlight++;
-    void withDeadline(pipeline.submit(ref), options.settleWaitMs).then((outcome) => {
+    void withDeadline(pipeline.submit(ref, seen), options.settleWaitMs).then((outcome) => {
       if (outcome === 'late') summary.unsettled++;
       inFlight--;
       const resume = wake;
@@ -134,7 +135,7 @@ export async function reconcileBrand(
     found.add(pathKey(item.relPath));
     const ref: FileRef = { brandId, folder, relPath: item.relPath, absPath: item.absPath };
     if (!pipeline.needsWork(ref, item.stat)) continue;
-    take(ref);
+    take(ref, item.stat);
     while (inFlight >= MAX_IN_FLIGHT) await room(MAX_IN_FLIGHT);
   }
   while (inFlight > 0) await room(1);
