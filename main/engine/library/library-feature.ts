@@ -117,7 +117,7 @@ function createLibraryFeature(parts: EngineParts, options: LibraryFeatureOptions
     const at = parts.now() + delayMs;
     const queued = waiting.get(brandId);
     if (queued !== undefined) {
-      const job = store.jobs.get(queued);
+      const job = store.jobs.stateOf(queued);
       if (job?.state === 'queued' && job.nextRunAt <= at) return;
     }
     const brand = store.brands.get(brandId);

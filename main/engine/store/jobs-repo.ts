@@ -417,6 +417,18 @@ export class JobsRepo {
     return row === undefined ? undefined : toJob(row);
   }
 
+  /**
+   * The job's state and when it may run, without its payload or result: a check made once
+   * per finished upload (library-feature.ts) reads no more than it needs.
+   */
+  stateOf(id: number): { state: JobState; nextRunAt: number } | undefined {
+    const row = this.db.get<{ state: JobState; next_run_at: number }>(
+      'SELECT state, next_run_at FROM jobs WHERE id = ?',
+      id,
+    );
+    return row === undefined ? undefined : { state: row.state, nextRunAt: row.next_run_at };
+  }
+
   getActiveByKey(key: string): JobRecord | undefined {
     const row = this.db.get<JobRow>(
       `SELECT * FROM jobs WHERE job_key = ? AND state IN ${activeStatesSql}`,
