@@ -6,7 +6,9 @@
 //
 // A build carries a stamp, the digest of the sources it was made from; the bin runs a build
 // only while that digest is the digest of the sources beside it now. An edit after a build
-// therefore never runs stale: without a matching build, the sources run.
+// therefore never runs stale: without a matching build, the sources run. The stamp also holds
+// a digest of the sources' stats (stampStats): while those still match, the contents are not
+// read again, some 25 ms of every start.
 //   node bin/verified-build.js build DIR   compiles (tsconfig.build.json) into DIR for the
 //                                          desktop hosts, bundles the CLI into DIR/cli, stamps
 //   BRAND_SYNC_BUILD_DIR=DIR               the bin must run that build (refuses a stale one)
@@ -20,6 +22,7 @@ import {
   readdirSync,
   readFileSync,
   rmSync,
+  statSync,
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
@@ -43,8 +46,8 @@ const EXTERNAL = [/^node:/, 'better-sqlite3', '@napi-rs/keyring', 'fastify', '@f
 const SOURCE_DIRS = ['main', 'contract', 'preload', 'simulator'];
 const CONFIG_FILES = ['tsconfig.json', 'tsconfig.build.json', 'package-lock.json'];
 
-/** sha256 over the path and bytes of every build input, in a fixed order. */
-export function sourceDigest(project = PROJECT) {
+/** Every build input, relative to the project, in a fixed order. */
+function inputFiles(project) {
   const files = [...CONFIG_FILES];
   const walk = (rel) => {
     const abs = path.join(project, rel);
@@ -56,14 +59,52 @@ export function sourceDigest(project = PROJECT) {
     }
   };
   SOURCE_DIRS.forEach(walk);
+  return files.sort();
+}
+
+/** sha256 over the path and bytes of every build input, in a fixed order. */
+export function sourceDigest(project = PROJECT) {
   const hash = createHash('sha256');
-  for (const rel of files.sort()) {
+  for (const rel of inputFiles(project)) {
     const abs = path.join(project, rel);
     hash.update(`${rel}\0`);
     hash.update(existsSync(abs) ? readFileSync(abs) : '(none)');
     hash.update('\0');
   }
   return hash.digest('hex');
+}
+
+// A change this recent may not show in the stats: a disk that keeps times to the second (or
+// two) can give a file edited again within that second the same times.
+const RACY_MS = 3000;
+
+/**
+ * sha256 over the path, size, inode, mtime and ctime of every build input, and the newest of
+ * those times. Writing a file changes its ctime, and nothing but the clock can set a ctime
+ * back, so an edit changes this digest even where its size stays and its mtime is put back.
+ */
+export function statsDigest(project = PROJECT) {
+  const hash = createHash('sha256');
+  let newest = 0;
+  for (const rel of inputFiles(project)) {
+    const s = statSync(path.join(project, rel), { throwIfNoEntry: false });
+    if (s !== undefined) newest = Math.max(newest, s.mtimeMs, s.ctimeMs);
+    const line = s === undefined ? '(none)' : `${s.size}:${s.ino}:${s.mtimeMs}:${s.ctimeMs}`;
+    hash.update(`${rel}\0${line}\0`);
+  }
+  return { digest: hash.digest('hex'), newest };
+}
+
+/**
+ * What a build's stamp says of the sources: their digest, and the digest of their stats when
+ * the stats can stand for them (taken first: an edit between the two leaves stats that match
+ * no file any more, so the contents decide). None when a source changed within `racyMs`.
+ */
+export function sourceStamp(project = PROJECT, racyMs = RACY_MS) {
+  const takenAt = Date.now();
+  const stats = statsDigest(project);
+  const sources = sourceDigest(project);
+  return { sources, stats: takenAt - stats.newest >= racyMs ? stats.digest : null };
 }
 
 /** Why `dir` is not a build of the current sources, or null when it is one. */
@@ -75,6 +116,8 @@ export function buildProblem(dir, project = PROJECT) {
     return `${dir} holds no ${STAMP_FILE} (build it with: node bin/verified-build.js build ${dir})`;
   }
   if (!existsSync(path.join(dir, BUILD_ENTRY))) return `${dir} has no ${BUILD_ENTRY}`;
+  // Stats unchanged since the build: the same files, not read again. Else their contents decide.
+  if (typeof stamp?.stats === 'string' && stamp.stats === statsDigest(project).digest) return null;
   if (stamp?.sources !== sourceDigest(project)) {
     return `${dir} was built from other sources than the ones in ${project} (stale: build it again)`;
   }
@@ -119,7 +162,7 @@ export async function build(outDir, project = PROJECT) {
   const out = path.resolve(outDir);
   mkdirSync(out, { recursive: true });
   rmSync(path.join(out, STAMP_FILE), { force: true });
-  const before = sourceDigest(project);
+  const before = sourceStamp(project);
   const require = createRequire(path.join(project, 'package.json'));
   const tsc = tool(require, 'typescript/bin/tsc');
   const run = spawnSync(
@@ -130,7 +173,7 @@ export async function build(outDir, project = PROJECT) {
   if (run.status !== 0) throw new Error(`tsc failed (exit ${run.status ?? run.signal})`);
   await bundleCli(path.join(out, path.dirname(BUILD_ENTRY)), project, require);
   await bundlePreload(path.join(out, 'preload'), project, require);
-  if (sourceDigest(project) !== before) {
+  if (sourceDigest(project) !== before.sources) {
     throw new Error('the sources changed while they were compiled: build again');
   }
   const inside = path.relative(project, out);
@@ -140,7 +183,7 @@ export async function build(outDir, project = PROJECT) {
       symlinkSync(path.join(project, 'node_modules'), path.join(out, 'node_modules'), 'dir');
     }
   }
-  writeFileSync(path.join(out, STAMP_FILE), `${JSON.stringify({ sources: before })}\n`);
+  writeFileSync(path.join(out, STAMP_FILE), `${JSON.stringify(before)}\n`);
   return out;
 }
 

@@ -1,13 +1,19 @@
 // Which code the bin runs: the sources, or a build of exactly these sources (never a stale
 // one). A small project in a temp dir stands in for the real one.
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, statSync, utimesSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { build, entryToRun, sourceDigest, STAMP_FILE } from '../../bin/verified-build.js';
+import {
+  build,
+  entryToRun,
+  sourceDigest,
+  sourceStamp,
+  STAMP_FILE,
+} from '../../bin/verified-build.js';
 import { BIN } from '../support/run-cli.ts';
 
 const REPO = fileURLToPath(new URL('../..', import.meta.url));
@@ -77,6 +83,47 @@ describe('without BRAND_SYNC_BUILD_DIR', () => {
       project,
     );
     expect(both.error).toMatch(/BRAND_SYNC_BUILD_DIR and BRAND_SYNC_FROM_SOURCES=1 ask for both/);
+  });
+
+  describe("the stamp's stats stand for the sources while they match", () => {
+    /** A build stamped with the sources' stats (racyMs 0: these files were written just now). */
+    async function statsBuild(dir: string, stamp = sourceStamp(project, 0)): Promise<void> {
+      await fakeBuild(dir);
+      await writeFile(path.join(dir, STAMP_FILE), JSON.stringify(stamp));
+    }
+
+    test('unchanged stats: the build runs, its contents not read again', async () => {
+      const stamp = sourceStamp(project, 0);
+      expect(stamp.stats).toMatch(/^[0-9a-f]{64}$/);
+      // A content digest that matches nothing: only the stats can have passed it.
+      await statsBuild(path.join(project, 'dist'), { ...stamp, sources: 'not-read' });
+      expect(entryToRun({}, project)).toEqual({ url: dist(), from: 'build' });
+    });
+
+    test('an edit that keeps the size and puts the mtime back is still an edit', async () => {
+      const file = path.join(project, 'simulator/index.ts');
+      const at = Math.floor(Date.now() / 1000) - 60; // whole seconds: put back exactly
+      utimesSync(file, at, at);
+      const before = statSync(file);
+      await statsBuild(path.join(project, 'dist'));
+      await new Promise((r) => setTimeout(r, 20)); // a ctime of its own
+      await writeFile(file, 'export {};//\n'.slice(0, before.size));
+      utimesSync(file, at, at);
+      expect(statSync(file).size).toBe(before.size);
+      expect(statSync(file).mtimeMs).toBe(before.mtimeMs);
+      expect(entryToRun({}, project)).toEqual({ url: sources(), from: 'sources' });
+    });
+
+    test('stats that changed with the same contents (a touch): the contents decide', async () => {
+      await statsBuild(path.join(project, 'dist'));
+      const file = path.join(project, 'simulator/index.ts');
+      utimesSync(file, new Date(), new Date(Date.now() + 5000));
+      expect(entryToRun({}, project)).toEqual({ url: dist(), from: 'build' });
+    });
+
+    test('sources changed just before the stamp: it holds no stats, the contents decide', () => {
+      expect(sourceStamp(project)).toEqual({ sources: sourceDigest(project), stats: null });
+    });
   });
 
   test('a dist/ without a stamp (an older or partial build) is not run', async () => {
@@ -185,6 +232,7 @@ test('build compiles and bundles into a folder outside the project, stamps it, a
 
   expect(JSON.parse(await readFile(path.join(out, STAMP_FILE), 'utf8'))).toEqual({
     sources: sourceDigest(project),
+    stats: null, // its sources were written just before: the contents decide
   });
   expect(JSON.parse(await readFile(path.join(out, 'package.json'), 'utf8'))).toEqual({
     type: 'module',
