@@ -107,7 +107,10 @@ describe.skipIf(chromiumMissing !== null)(
 
       // Closing the dialog loses nothing: the engine follows the edit to its end.
       await dialog.getByRole('button', { name: 'Close' }).first().click();
-      await page.getByRole('searchbox', { name: 'Search the Library' }).fill('');
+      // Gone first: while it closes, its own box ("Search the Library for reference images")
+      // is a second searchbox of that name.
+      await dialog.waitFor({ state: 'hidden' });
+      await page.getByRole('searchbox', { name: 'Search the Library', exact: true }).fill('');
       await summary.getByText(/^5 items.*1 image edit in progress/).waitFor();
       await control.advance(10_000);
       await page.getByRole('status').filter({ hasText: 'Image edit finished' }).waitFor();
