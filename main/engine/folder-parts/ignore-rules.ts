@@ -171,8 +171,11 @@ export class IgnoreRulesRegistry {
     return rules;
   }
 
+  /** Reads the brand folder's ignore file again (once, when these are its first rules). */
   async reload(brandDir: string): Promise<IgnoreFileStatus> {
-    return (await this.rulesFor(brandDir)).reload();
+    const known = this.#rules.get(brandDir);
+    if (known === undefined) return (await this.rulesFor(brandDir)).status;
+    return (await known).reload();
   }
 
   forget(brandDir: string): void {
