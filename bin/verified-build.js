@@ -7,8 +7,8 @@
 // A build carries a stamp, the digest of the sources it was made from; the bin runs a build
 // only while that digest is the digest of the sources beside it now. An edit after a build
 // therefore never runs stale: without a matching build, the sources run. The stamp also holds
-// a digest of the sources' stats (stampStats): while those still match, the contents are not
-// read again, some 25 ms of every start.
+// a digest of the sources' stats (statsDigest): while those still match, the contents are not
+// read again (a cold start's check: 17 to 22 ms instead of 28 to 37).
 //   node bin/verified-build.js build DIR   compiles (tsconfig.build.json) into DIR for the
 //                                          desktop hosts, bundles the CLI into DIR/cli, stamps
 //   BRAND_SYNC_BUILD_DIR=DIR               the bin must run that build (refuses a stale one)
