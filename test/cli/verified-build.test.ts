@@ -13,6 +13,7 @@ import {
   sourceDigest,
   sourceStamp,
   STAMP_FILE,
+  statsDigest,
 } from '../../bin/verified-build.js';
 import { BIN } from '../support/run-cli.ts';
 
@@ -86,15 +87,25 @@ describe('without BRAND_SYNC_BUILD_DIR', () => {
   });
 
   describe("the stamp's stats stand for the sources while they match", () => {
-    /** A build stamped with the sources' stats (racyMs 0: these files were written just now). */
-    async function statsBuild(dir: string, stamp = sourceStamp(project, 0)): Promise<void> {
+    /**
+     * The stamp with the sources' stats (racyMs 0: these files were written just now). It waits
+     * for the clock to pass the sources' times first: Date.now() is whole ms and a file's times
+     * have a fraction, so a file written in the same ms is newer than the stamp and gives none.
+     */
+    async function settledStamp(): Promise<ReturnType<typeof sourceStamp>> {
+      while (Date.now() <= statsDigest(project).newest) await new Promise((r) => setTimeout(r, 2));
+      const stamp = sourceStamp(project, 0);
+      expect(stamp.stats).toMatch(/^[0-9a-f]{64}$/);
+      return stamp;
+    }
+
+    async function statsBuild(dir: string, stamp?: ReturnType<typeof sourceStamp>): Promise<void> {
       await fakeBuild(dir);
-      await writeFile(path.join(dir, STAMP_FILE), JSON.stringify(stamp));
+      await writeFile(path.join(dir, STAMP_FILE), JSON.stringify(stamp ?? (await settledStamp())));
     }
 
     test('unchanged stats: the build runs, its contents not read again', async () => {
-      const stamp = sourceStamp(project, 0);
-      expect(stamp.stats).toMatch(/^[0-9a-f]{64}$/);
+      const stamp = await settledStamp();
       // A content digest that matches nothing: only the stats can have passed it.
       await statsBuild(path.join(project, 'dist'), { ...stamp, sources: 'not-read' });
       expect(entryToRun({}, project)).toEqual({ url: dist(), from: 'build' });
