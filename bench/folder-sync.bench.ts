@@ -18,7 +18,7 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomFillSync } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
@@ -31,6 +31,7 @@ import { DEFAULT_STABILITY_WINDOW_MS } from '../main/engine/folder-parts/stabili
 import { openStore } from '../main/engine/store/index.ts';
 import { CLK_TCK, cpuTicks } from './proc-cpu.ts';
 import { percentile, report, type Figures } from './report.ts';
+import { fetchUploads } from './upload-fetch.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const BIN = path.join(here, '..', 'bin', 'brand-sync.js');
@@ -239,28 +240,7 @@ async function curlLoop(sim: SimProcess, files: string[]): Promise<number> {
 async function bareFetch(sim: SimProcess, files: string[], concurrency: number): Promise<number> {
   const brand = await seedBrand(sim, `Fetch ${concurrency}`);
   const start = performance.now();
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: concurrency }, async () => {
-      while (next < files.length) {
-        const file = files[next++] as string;
-        const form = new FormData();
-        form.append('brandSessionId', brand.id);
-        form.append(
-          'file',
-          new Blob([await readFile(file)], { type: 'image/png' }),
-          path.basename(file),
-        );
-        const res = await fetch(`${sim.baseUrl}/images/uploads/file`, {
-          method: 'POST',
-          headers: { 'x-api-key': KEY },
-          body: form,
-        });
-        await res.arrayBuffer();
-        if (res.status !== 200) throw new Error(`fetch: ${res.status}`);
-      }
-    }),
-  );
+  await fetchUploads(files, { baseUrl: sim.baseUrl, brandId: brand.id, key: KEY }, concurrency);
   return performance.now() - start;
 }
 

@@ -1,6 +1,6 @@
-// Bare `fetch` sending files to the service's multipart upload, `concurrency` at a time: the
-// measure `npm run bench upload` puts the app beside, in the bench's own process and in a
-// process of its own (upload-fetch-child.ts).
+// Bare `fetch` sending files to the service's multipart upload, `concurrency` at a time: what
+// the upload and folder-sync benches put the app beside (upload.bench.ts sends them from its
+// own process and from one of their own, upload-fetch-child.ts).
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 
